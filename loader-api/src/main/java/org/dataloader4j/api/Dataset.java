@@ -1,6 +1,7 @@
 package org.dataloader4j.api;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A stream of samples, pulled one step at a time: OneFlow's {@code Dataset}.
@@ -42,11 +43,22 @@ public interface Dataset<T> extends AutoCloseable {
     void restore(DatasetState state);
 
     /**
-     * The epoch the dataset is reading in, counted from 0: for a reader of files, the epoch of
-     * the last sample returned; decorators report the dataset they wrap.
+     * The epoch of the newest sample returned so far, counted from 0. A reader returns its
+     * samples in epoch order, so this is the epoch of its last sample; a decorator that reorders
+     * samples across an epoch boundary (a shuffle buffer) reports the highest epoch among the
+     * samples it has returned, so the value never goes back.
      */
     default long epoch() {
         return 0;
+    }
+
+    /**
+     * The locator of this dataset's samples, if it can fetch a sample again from a few numbers.
+     * Buffering decorators use it to save and restore what they hold; without one they resume by
+     * replaying the stream. Decorators that yield their upstream's samples return the upstream's.
+     */
+    default Optional<SampleLocator<T>> locator() {
+        return Optional.empty();
     }
 
     /** Releases files and buffers; idempotent. Decorators close the dataset they wrap. */

@@ -7,6 +7,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,39 +20,88 @@ import java.util.regex.Pattern;
  * into the same stream. A decorator's state holds the state of the dataset it wraps as
  * {@link #upstream()}.
  *
- * <p>{@link #encode()} writes it as one line of text ({@link #toBytes()} and {@link #toJson()}
+ * <p>A state has named integer fields and, for a decorator that buffers samples, named lists of
+ * integers (the {@link SampleLocator locations} of the buffered samples, for instance).
+ * {@link #encode()} writes it as one line of text ({@link #toBytes()} and {@link #toJson()}
  * as bytes and as JSON), e.g.
- * {@code batch{}/shuffle{seed=7,steps=40}/mini{epoch=1,file=0,offset=120,line=12}}, and
- * {@link #decode} reads it back, so a training checkpoint can store it beside the weights.
+ * {@code batch{ended=0}/shuffle{seed=7,filled=1,epochs=[0 0 1]}/mini{epoch=1,file=0,offset=120,record=12}},
+ * and {@link #decode} reads it back, so a training checkpoint can store it beside the weights.
  *
- * @param kind     which dataset the state belongs to, e.g. {@code "shuffle"}
- * @param fields   named integer fields, in insertion order
- * @param upstream the wrapped dataset's state, or {@code null} for a dataset that wraps none
+ * <p>Immutable: lists are copied in and out, never shared.
  */
-public record DatasetState(String kind, Map<String, Long> fields, DatasetState upstream) {
+public final class DatasetState {
     private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]*");
 
-    /** Checks names and copies the fields. */
-    public DatasetState {
+    private final String kind;
+    private final Map<String, Long> fields;
+    private final Map<String, long[]> lists;
+    private final DatasetState upstream;
+
+    /**
+     * A state of {@code kind} with {@code fields} (copied) and no lists, wrapping {@code upstream}
+     * (may be {@code null}).
+     *
+     * @throws IllegalArgumentException if a name is not a letter followed by letters, digits,
+     *                                  {@code _ . -}
+     */
+    public DatasetState(String kind, Map<String, Long> fields, DatasetState upstream) {
+        this(kind, checkedFields(fields), new LinkedHashMap<>(), upstream);
+    }
+
+    /** Takes the maps as they are: every caller hands over maps and arrays nobody else holds. */
+    private DatasetState(String kind, Map<String, Long> fields, Map<String, long[]> lists, DatasetState upstream) {
         checkName("kind", kind);
+        this.kind = kind;
+        this.fields = Collections.unmodifiableMap(fields);
+        this.lists = Collections.unmodifiableMap(lists);
+        this.upstream = upstream;
+    }
+
+    private static Map<String, Long> checkedFields(Map<String, Long> fields) {
         Map<String, Long> copy = new LinkedHashMap<>();
         for (Map.Entry<String, Long> e : fields.entrySet()) {
             checkName("field", e.getKey());
             copy.put(e.getKey(), Objects.requireNonNull(e.getValue(), e.getKey()));
         }
-        fields = Collections.unmodifiableMap(copy);
+        return copy;
+    }
+
+    /** Which dataset the state belongs to, e.g. {@code "shuffle"}. */
+    public String kind() {
+        return kind;
+    }
+
+    /** The named integer fields, in insertion order. */
+    public Map<String, Long> fields() {
+        return fields;
+    }
+
+    /** The wrapped dataset's state, or {@code null} for a dataset that wraps none. */
+    public DatasetState upstream() {
+        return upstream;
     }
 
     /** A state of {@code kind} with no fields, wrapping {@code upstream} (may be {@code null}). */
     public static DatasetState of(String kind, DatasetState upstream) {
-        return new DatasetState(kind, Map.of(), upstream);
+        return new DatasetState(kind, new LinkedHashMap<>(), new LinkedHashMap<>(), upstream);
     }
 
     /** This state plus field {@code name = value}. */
     public DatasetState with(String name, long value) {
+        checkName("field", name);
+        checkFree(name, lists);
         Map<String, Long> copy = new LinkedHashMap<>(fields);
         copy.put(name, value);
-        return new DatasetState(kind, copy, upstream);
+        return new DatasetState(kind, copy, new LinkedHashMap<>(lists), upstream);
+    }
+
+    /** This state plus list {@code name} holding {@code values[from .. to-1]} (copied). */
+    public DatasetState withList(String name, long[] values, int from, int to) {
+        checkName("list", name);
+        checkFree(name, fields);
+        Map<String, long[]> copy = new LinkedHashMap<>(lists);
+        copy.put(name, Arrays.copyOfRange(values, from, to));
+        return new DatasetState(kind, new LinkedHashMap<>(fields), copy, upstream);
     }
 
     /**
@@ -65,6 +115,24 @@ public record DatasetState(String kind, Map<String, Long> fields, DatasetState u
             throw new IllegalArgumentException("state " + kind + " has no field " + name + ": " + encode());
         }
         return v;
+    }
+
+    /** Whether the state has list {@code name}. */
+    public boolean hasList(String name) {
+        return lists.containsKey(name);
+    }
+
+    /**
+     * A copy of list {@code name}.
+     *
+     * @throws IllegalArgumentException if the state has no such list
+     */
+    public long[] list(String name) {
+        long[] v = lists.get(name);
+        if (v == null) {
+            throw new IllegalArgumentException("state " + kind + " has no list " + name + ": " + encode());
+        }
+        return v.clone();
     }
 
     /**
@@ -92,7 +160,38 @@ public record DatasetState(String kind, Map<String, Long> fields, DatasetState u
         return upstream;
     }
 
-    /** One line of text that {@link #decode} reads back. */
+    /** Equal kinds, fields, list contents and upstream states. */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof DatasetState other) || !kind.equals(other.kind) || !fields.equals(other.fields)
+                || !lists.keySet().equals(other.lists.keySet()) || !Objects.equals(upstream, other.upstream)) {
+            return false;
+        }
+        for (Map.Entry<String, long[]> e : lists.entrySet()) {
+            if (!Arrays.equals(e.getValue(), other.lists.get(e.getKey()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public int hashCode() {
+        int h = Objects.hash(kind, fields, upstream);
+        for (Map.Entry<String, long[]> e : lists.entrySet()) {
+            h = 31 * h + e.getKey().hashCode() * 17 + Arrays.hashCode(e.getValue());
+        }
+        return h;
+    }
+
+    /** The named lists of integers, in insertion order, each a copy. */
+    public Map<String, long[]> lists() {
+        Map<String, long[]> copy = new LinkedHashMap<>();
+        lists.forEach((name, values) -> copy.put(name, values.clone()));
+        return copy;
+    }
+
+    /** One line of text that {@link #decode} reads back; a list is written {@code name=[1 2 3]}. */
     public String encode() {
         StringBuilder sb = new StringBuilder();
         for (DatasetState s = this; s != null; s = s.upstream) {
@@ -103,6 +202,15 @@ public record DatasetState(String kind, Map<String, Long> fields, DatasetState u
             String sep = "";
             for (Map.Entry<String, Long> e : s.fields.entrySet()) {
                 sb.append(sep).append(e.getKey()).append('=').append(e.getValue());
+                sep = ",";
+            }
+            for (Map.Entry<String, long[]> e : s.lists.entrySet()) {
+                sb.append(sep).append(e.getKey()).append("=[");
+                long[] values = e.getValue();
+                for (int i = 0; i < values.length; i++) {
+                    sb.append(i == 0 ? "" : " ").append(values[i]);
+                }
+                sb.append(']');
                 sep = ",";
             }
             sb.append('}');
@@ -125,29 +233,39 @@ public record DatasetState(String kind, Map<String, Long> fields, DatasetState u
                 throw new IllegalArgumentException("not a dataset state: " + text);
             }
             Map<String, Long> fields = new LinkedHashMap<>();
+            Map<String, long[]> lists = new LinkedHashMap<>();
             String body = part.substring(open + 1, part.length() - 1);
             if (!body.isEmpty()) {
                 for (String field : body.split(",", -1)) {
                     int eq = field.indexOf('=');
+                    String name = field.substring(0, Math.max(eq, 0));
+                    String value = field.substring(eq + 1);
                     try {
-                        fields.put(field.substring(0, Math.max(eq, 0)), Long.parseLong(field.substring(eq + 1)));
+                        if (value.startsWith("[") && value.endsWith("]")) {
+                            String inner = value.substring(1, value.length() - 1);
+                            lists.put(name, inner.isEmpty() ? new long[0]
+                                    : Arrays.stream(inner.split(" ", -1)).mapToLong(Long::parseLong).toArray());
+                        } else {
+                            fields.put(name, Long.parseLong(value));
+                        }
                     } catch (NumberFormatException e) {
                         throw new IllegalArgumentException("not a dataset state: " + text, e);
                     }
                 }
             }
-            state = new DatasetState(part.substring(0, open), fields, state);
+            state = read(part.substring(0, open), fields, lists, state);
         }
         return state;
     }
 
     private static final int MAGIC = 0x44535354; // "DSST"
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;
 
     /**
      * The state as bytes: the magic {@code DSST}, a version, then each state from the outermost
-     * in: its kind, its fields (name, value) and whether an upstream follows. For checkpoints
-     * stored next to model weights; {@link #fromBytes} reads it back.
+     * in: its kind, its fields (name, value), its lists (name, length, values) and whether an
+     * upstream follows. For checkpoints stored next to model weights; {@link #fromBytes} reads
+     * it back (version 1, written before states had lists, too).
      */
     public byte[] toBytes() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -160,6 +278,14 @@ public record DatasetState(String kind, Map<String, Long> fields, DatasetState u
                 for (Map.Entry<String, Long> e : st.fields.entrySet()) {
                     out.writeUTF(e.getKey());
                     out.writeLong(e.getValue());
+                }
+                out.writeInt(st.lists.size());
+                for (Map.Entry<String, long[]> e : st.lists.entrySet()) {
+                    out.writeUTF(e.getKey());
+                    out.writeInt(e.getValue().length);
+                    for (long v : e.getValue()) {
+                        out.writeLong(v);
+                    }
                 }
                 out.writeBoolean(st.upstream != null);
             }
@@ -176,22 +302,30 @@ public record DatasetState(String kind, Map<String, Long> fields, DatasetState u
      */
     public static DatasetState fromBytes(byte[] bytes) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-            if (in.readInt() != MAGIC || in.readInt() != VERSION) {
+            int version;
+            if (in.readInt() != MAGIC || (version = in.readInt()) < 1 || version > VERSION) {
                 throw new IllegalArgumentException("not a dataset state (magic or version): " + bytes.length + " bytes");
             }
             List<DatasetState> chain = new ArrayList<>();
             boolean more = true;
             while (more) {
                 String kind = in.readUTF();
-                int n = in.readInt();
-                if (n < 0 || n > 1024) {
-                    throw new IllegalArgumentException("not a dataset state: " + n + " fields");
-                }
+                int n = count(in.readInt(), 1024, "fields");
                 Map<String, Long> fields = new LinkedHashMap<>();
                 for (int i = 0; i < n; i++) {
                     fields.put(in.readUTF(), in.readLong());
                 }
-                chain.add(new DatasetState(kind, fields, null));
+                Map<String, long[]> lists = new LinkedHashMap<>();
+                int m = version == 1 ? 0 : count(in.readInt(), 1024, "lists");
+                for (int i = 0; i < m; i++) {
+                    String name = in.readUTF();
+                    long[] values = new long[count(in.readInt(), in.available() / Long.BYTES, "values in a list")];
+                    for (int j = 0; j < values.length; j++) {
+                        values[j] = in.readLong();
+                    }
+                    lists.put(name, values);
+                }
+                chain.add(read(kind, fields, lists, null));
                 more = in.readBoolean();
             }
             if (in.available() > 0) {
@@ -199,7 +333,8 @@ public record DatasetState(String kind, Map<String, Long> fields, DatasetState u
             }
             DatasetState state = null;
             for (int i = chain.size() - 1; i >= 0; i--) {
-                state = new DatasetState(chain.get(i).kind, chain.get(i).fields, state);
+                DatasetState s = chain.get(i);
+                state = new DatasetState(s.kind, new LinkedHashMap<>(s.fields), new LinkedHashMap<>(s.lists), state);
             }
             return state;
         } catch (IOException e) {
@@ -207,9 +342,17 @@ public record DatasetState(String kind, Map<String, Long> fields, DatasetState u
         }
     }
 
+    private static int count(int n, int max, String what) {
+        if (n < 0 || n > max) {
+            throw new IllegalArgumentException("not a dataset state: " + n + " " + what);
+        }
+        return n;
+    }
+
     /**
      * The state as JSON: {@code {"kind":"batch","fields":{"ended":0},"upstream":{...}}}, the
-     * innermost state with {@code "upstream":null}. Values are JSON integers (64-bit).
+     * innermost state with {@code "upstream":null}; a state with lists has
+     * {@code "lists":{"epochs":[0,0,1]}} before {@code "upstream"}. Values are JSON integers (64-bit).
      */
     public String toJson() {
         StringBuilder sb = new StringBuilder();
@@ -219,7 +362,22 @@ public record DatasetState(String kind, Map<String, Long> fields, DatasetState u
             sb.append(sep).append('"').append(e.getKey()).append("\":").append(e.getValue());
             sep = ",";
         }
-        sb.append("},\"upstream\":").append(upstream == null ? "null" : upstream.toJson()).append('}');
+        sb.append('}');
+        if (!lists.isEmpty()) {
+            sb.append(",\"lists\":{");
+            sep = "";
+            for (Map.Entry<String, long[]> e : lists.entrySet()) {
+                sb.append(sep).append('"').append(e.getKey()).append("\":[");
+                long[] values = e.getValue();
+                for (int i = 0; i < values.length; i++) {
+                    sb.append(i == 0 ? "" : ",").append(values[i]);
+                }
+                sb.append(']');
+                sep = ",";
+            }
+            sb.append('}');
+        }
+        sb.append(",\"upstream\":").append(upstream == null ? "null" : upstream.toJson()).append('}');
         return sb.toString();
     }
 
@@ -233,6 +391,24 @@ public record DatasetState(String kind, Map<String, Long> fields, DatasetState u
         DatasetState state = parser.state();
         parser.end();
         return state;
+    }
+
+    private static void checkFree(String name, Map<String, ?> others) {
+        if (others.containsKey(name)) {
+            throw new IllegalArgumentException("a field and a list cannot share the name " + name);
+        }
+    }
+
+    /** A state read back from text, bytes or JSON: names checked, maps and arrays handed over. */
+    static DatasetState read(String kind, Map<String, Long> fields, Map<String, long[]> lists, DatasetState upstream) {
+        for (String name : fields.keySet()) {
+            checkName("field", name);
+        }
+        for (String name : lists.keySet()) {
+            checkName("list", name);
+            checkFree(name, fields);
+        }
+        return new DatasetState(kind, fields, lists, upstream);
     }
 
     private static void checkName(String what, String name) {

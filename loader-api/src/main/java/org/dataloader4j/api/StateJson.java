@@ -29,7 +29,26 @@ final class StateJson {
         }
         expect('}');
         expect(',');
-        key("upstream");
+        Map<String, long[]> lists = new LinkedHashMap<>();
+        String next = string();
+        if (next.equals("lists")) {
+            expect(':');
+            expect('{');
+            if (peek() != '}') {
+                do {
+                    String name = string();
+                    expect(':');
+                    lists.put(name, array());
+                } while (accept(','));
+            }
+            expect('}');
+            expect(',');
+            next = string();
+        }
+        if (!next.equals("upstream")) {
+            throw error("expected \"upstream\"");
+        }
+        expect(':');
         DatasetState upstream = null;
         if (text.startsWith("null", skip())) {
             pos += 4;
@@ -37,7 +56,7 @@ final class StateJson {
             upstream = state();
         }
         expect('}');
-        return new DatasetState(kind, fields, upstream);
+        return DatasetState.read(kind, fields, lists, upstream);
     }
 
     void end() {
@@ -51,6 +70,18 @@ final class StateJson {
             throw error("expected \"" + name + "\"");
         }
         expect(':');
+    }
+
+    private long[] array() {
+        expect('[');
+        java.util.stream.LongStream.Builder values = java.util.stream.LongStream.builder();
+        if (peek() != ']') {
+            do {
+                values.add(number());
+            } while (accept(','));
+        }
+        expect(']');
+        return values.build().toArray();
     }
 
     private String string() {

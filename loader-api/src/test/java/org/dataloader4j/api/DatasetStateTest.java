@@ -1,6 +1,8 @@
 package org.dataloader4j.api;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,6 +36,46 @@ class DatasetStateTest {
         assertEquals(state, DatasetState.fromJson(json));
         assertEquals(state, DatasetState.fromJson(json.replace(",", " ,\n ").replace(":", " : ")));
         assertEquals("{\"kind\":\"mini\",\"fields\":{},\"upstream\":null}", DatasetState.of("mini", null).toJson());
+    }
+
+    @Test
+    void listsRoundTripThroughTextBytesAndJson() {
+        long[] locations = {3, Long.MIN_VALUE, -1, Long.MAX_VALUE};
+        DatasetState state = DatasetState.of("batch", DatasetState.of("shuffle", DatasetState.of("mini", null).with("epoch", 1))
+                .with("seed", 9).withList("locations", locations, 0, 4).withList("none", locations, 2, 2)).with("ended", 0);
+
+        assertEquals("batch{ended=0}/shuffle{seed=9,locations=[3 -9223372036854775808 -1 9223372036854775807],none=[]}/mini{epoch=1}",
+                state.encode());
+        assertEquals(state, DatasetState.decode(state.encode()));
+        assertEquals(state, DatasetState.fromBytes(state.toBytes()));
+        assertEquals(state, DatasetState.fromJson(state.toJson()));
+        assertEquals(state, DatasetState.fromJson(state.toJson().replace(",", " ,\n ").replace("[", "[ ")));
+        assertTrue(state.toJson().contains("\"lists\":{\"locations\":[3,-9223372036854775808,-1,9223372036854775807],\"none\":[]}"),
+                state.toJson());
+        assertArrayEquals(locations, state.requireUpstream().list("locations"));
+    }
+
+    @Test
+    void listsAreCopiedInAndOut() {
+        long[] values = {1, 2, 3};
+        DatasetState state = DatasetState.of("shuffle", null).withList("locations", values, 0, 3);
+        values[0] = 99;
+        state.list("locations")[1] = 99;
+        state.lists().get("locations")[2] = 99;
+
+        assertArrayEquals(new long[] {1, 2, 3}, state.list("locations"));
+        assertEquals(state, DatasetState.of("shuffle", null).withList("locations", new long[] {1, 2, 3}, 0, 3));
+        assertNotEquals(state, DatasetState.of("shuffle", null).withList("locations", new long[] {1, 2, 4}, 0, 3));
+        assertThrows(IllegalArgumentException.class, () -> state.list("epochs"));
+        assertThrows(IllegalArgumentException.class, () -> state.with("locations", 1));
+    }
+
+    @Test
+    void readsBytesOfTheFirstVersionWithoutLists() {
+        byte[] v1 = {0x44, 0x53, 0x53, 0x54, 0, 0, 0, 1, 0, 4, 'l', 'i', 's', 't', 0, 0, 0, 1, 0, 1, 'i',
+                0, 0, 0, 0, 0, 0, 0, 3, 0};
+
+        assertEquals(DatasetState.of("list", null).with("i", 3), DatasetState.fromBytes(v1));
     }
 
     @Test

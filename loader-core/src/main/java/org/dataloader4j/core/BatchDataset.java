@@ -3,8 +3,10 @@ package org.dataloader4j.core;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.api.SampleLocator;
 
 /**
  * Groups the samples of the dataset it wraps into batches of {@code batchSize}: OneFlow's
@@ -78,6 +80,11 @@ public final class BatchDataset<T> implements Dataset<T> {
     @Override
     public long epoch() {
         return upstream.epoch();
+    }
+
+    @Override
+    public Optional<SampleLocator<T>> locator() {
+        return upstream.locator();
     }
 
     @Override

@@ -1,12 +1,15 @@
 package org.dataloader4j.core;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.RandomAccessDataset;
+import org.dataloader4j.api.SampleLocator;
 import org.dataloader4j.core.DistributedTrainingOptions.Mode;
 import org.dataloader4j.core.DistributedTrainingOptions.Remainder;
 import org.dataloader4j.core.parallel.BalancedSplitter;
@@ -120,8 +123,8 @@ public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> 
                 ? options.rank() + position * options.worldSize()
                 : blocks.start(options.rank()) + position;
         position++;
-        T sample = upstream.at(indexAt(global % n));
-        return List.of(new Sharded<>(sample, options.remainder() == Remainder.PAD && global >= n));
+        long index = indexAt(global % n);
+        return List.of(new Sharded<>(upstream.at(index), index, options.remainder() == Remainder.PAD && global >= n));
     }
 
     /** Entry {@code p} of the current epoch's global order. */
@@ -201,6 +204,38 @@ public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> 
     }
 
     /**
+     * Locates a sample by its index in the wrapped dataset and whether it is padding
+     * ({@code index << 1 | padding}), and fetches it through {@link RandomAccessDataset#at}.
+     */
+    @Override
+    public Optional<SampleLocator<Sharded<T>>> locator() {
+        return Optional.of(new SampleLocator<>() {
+            @Override
+            public int width() {
+                return 1;
+            }
+
+            @Override
+            public void locate(Sharded<T> sample, long[] to, int at) {
+                to[at] = sample.index() << 1 | (sample.padding() ? 1 : 0);
+            }
+
+            @Override
+            public List<Sharded<T>> fetch(long[] locations) {
+                List<Sharded<T>> out = new ArrayList<>(locations.length);
+                for (long location : locations) {
+                    long index = location >>> 1;
+                    if (index >= n) {
+                        throw new IllegalArgumentException("no sample at index " + index + " of " + n);
+                    }
+                    out.add(new Sharded<>(upstream.at(index), index, (location & 1) != 0));
+                }
+                return out;
+            }
+        });
+    }
+
+    /**
      * The bare samples, for parsers that take {@code T}: a view that owns this dataset and shares
      * its state.
      *
@@ -239,6 +274,12 @@ public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> 
         @Override
         public long epoch() {
             return sharded.epoch();
+        }
+
+        /** The wrapped dataset's own locator, if it has one. */
+        @Override
+        public Optional<SampleLocator<T>> locator() {
+            return sharded.upstream.locator();
         }
 
         @Override

@@ -3,9 +3,11 @@ package org.dataloader4j.core;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.RandomAccessDataset;
+import org.dataloader4j.api.SampleLocator;
 
 /**
  * The records of one or many record files with a {@link RecordIndex} per file, so that any
@@ -23,6 +25,7 @@ public final class IndexedRecordDataset implements RandomAccessDataset<RecordSli
     private final List<Path> files;
     private final long epochs;
     private final MappedFiles mappings;
+    private final MappedRecordLocator records;
     private final RecordIndex[] indexes;
     /** starts[f] is the global index of file f's first record; starts[files] is the total. */
     private final long[] starts;
@@ -47,6 +50,7 @@ public final class IndexedRecordDataset implements RandomAccessDataset<RecordSli
         this.files = List.copyOf(files);
         this.epochs = Checks.epochs(epochs);
         this.mappings = new MappedFiles(this.files);
+        this.records = new MappedRecordLocator(this.files, mappings, frames);
         this.indexes = new RecordIndex[this.files.size()];
         this.starts = new long[this.files.size() + 1];
         try {
@@ -114,6 +118,12 @@ public final class IndexedRecordDataset implements RandomAccessDataset<RecordSli
             position = 0;
         }
         return List.of(at(position++));
+    }
+
+    /** Locates a record by its file, index and offset ({@link RecordLocations}). */
+    @Override
+    public Optional<SampleLocator<RecordSlice>> locator() {
+        return Optional.of(records);
     }
 
     @Override

@@ -1,12 +1,17 @@
 package org.dataloader4j.core;
 
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Optional;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.RandomAccessDataset;
+import org.dataloader4j.api.SampleLocator;
 
 /**
  * The samples of a list, in order, for a number of epochs: a dataset for tests, examples and
- * data that fits in memory. Single-threaded.
+ * data that fits in memory. Its {@link #locator()} locates a sample by its index in the list
+ * (found by identity), so shuffles and groups over it resume by index. Single-threaded.
  *
  * @param <T> the sample type
  */
@@ -17,6 +22,7 @@ public final class ListDataset<T> implements RandomAccessDataset<T> {
     private final long epochs;
     private long epoch;
     private long index;
+    private IdentityHashMap<T, Integer> indexes;
 
     /**
      * The samples of {@code samples} (copied), repeated for {@code epochs} epochs, or forever
@@ -59,6 +65,43 @@ public final class ListDataset<T> implements RandomAccessDataset<T> {
     @Override
     public long epoch() {
         return epoch;
+    }
+
+    @Override
+    public Optional<SampleLocator<T>> locator() {
+        return Optional.of(new SampleLocator<>() {
+            @Override
+            public int width() {
+                return 1;
+            }
+
+            @Override
+            public void locate(T sample, long[] to, int at) {
+                if (indexes == null) {
+                    indexes = new IdentityHashMap<>(samples.size());
+                    for (int i = samples.size() - 1; i >= 0; i--) {
+                        indexes.put(samples.get(i), i);
+                    }
+                }
+                Integer i = indexes.get(sample);
+                if (i == null) {
+                    throw new IllegalArgumentException("not a sample of this list: " + sample);
+                }
+                to[at] = i;
+            }
+
+            @Override
+            public List<T> fetch(long[] locations) {
+                List<T> out = new ArrayList<>(locations.length);
+                for (long i : locations) {
+                    if (i < 0 || i >= samples.size()) {
+                        throw new IllegalArgumentException("no sample at index " + i + " of " + samples.size());
+                    }
+                    out.add(samples.get((int) i));
+                }
+                return out;
+            }
+        });
     }
 
     @Override

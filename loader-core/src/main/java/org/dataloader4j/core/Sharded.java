@@ -8,10 +8,11 @@ package org.dataloader4j.core;
  * {@code !padding()}).
  *
  * @param sample  the sample, never {@code null}
+ * @param index   the sample's index in the wrapped dataset
  * @param padding whether the sample only fills this rank's share up to the common count
  * @param <T>     the sample type
  */
-public record Sharded<T>(T sample, boolean padding) {
+public record Sharded<T>(T sample, long index, boolean padding) {
 
     /** Checks that the sample is not {@code null}. */
     public Sharded {

@@ -134,7 +134,7 @@ class DistributedTrainingDatasetTest {
         // N=5, S=4: OneFlow's shard size 2 puts rank 3 at position 6 > 5; here rank 3 wraps.
         assertEquals(List.of(1, 2), drain(dataset(5, 3, 4, Mode.CONTIGUOUS, false, Remainder.WRAP, 1).unwrapped()));
         List<Sharded<Integer>> padded = drain(dataset(5, 3, 4, Mode.CONTIGUOUS, false, Remainder.PAD, 1));
-        assertEquals(List.of(new Sharded<>(1, true), new Sharded<>(2, true)), padded);
+        assertEquals(List.of(new Sharded<>(1, 1, true), new Sharded<>(2, 2, true)), padded);
         assertEquals(List.of(0), drain(dataset(1, 6, 7, Mode.CONTIGUOUS, false, Remainder.WRAP, 1).unwrapped()));
     }
 

@@ -8,10 +8,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.api.SampleLocator;
 import org.dataloader4j.core.FileCursor;
+import org.dataloader4j.core.RecordLocations;
 
 /**
  * The lines of mini files, one {@link MiniLine} per {@link #next()}, file after file, for a
@@ -21,14 +25,18 @@ import org.dataloader4j.core.FileCursor;
  * <p>The state holds the seed, so a resumed dataset reads the same file orders whatever seed
  * it was built with. A line is read as it is: checking that it holds two numbers is the parser's job, so a bad
  * line fails at its batch, naming the file and line. A last line without a line break is a
- * line; the empty rest after a final line break is not. Single-threaded.
+ * line; the empty rest after a final line break is not. The {@link #locator()} locates a line by
+ * its file, number and byte offset, and fetches it again by reading just that line. Single-threaded.
  */
 public final class MiniDataset implements Dataset<MiniLine> {
     static final String KIND = "mini";
     private static final int BUFFER_BYTES = 64 * 1024;
 
     private final FileCursor cursor;
+    private final RecordLocations locations;
     private FileChannel channel;
+    /** The index of the file {@link #channel} reads, when a fetch opened it. */
+    private int channelFile = -1;
     private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER_BYTES).flip();
     private byte[] lineBytes = new byte[256];
     private int lineLength;
@@ -42,6 +50,7 @@ public final class MiniDataset implements Dataset<MiniLine> {
      */
     public MiniDataset(List<Path> files, long epochs, boolean shuffleAfterEpoch, long seed) {
         this.cursor = new FileCursor(files, epochs, shuffleAfterEpoch, seed);
+        this.locations = new RecordLocations(files);
     }
 
     @Override
@@ -49,9 +58,7 @@ public final class MiniDataset implements Dataset<MiniLine> {
         try {
             while (!cursor.ended()) {
                 if (channel == null) {
-                    channel = FileChannel.open(cursor.file(), StandardOpenOption.READ);
-                    channel.position(cursor.offset());
-                    buffer.clear().flip();
+                    openAt(cursor.file(), cursor.offset());
                 }
                 long start = cursor.offset();
                 int consumed = readLine();
@@ -68,6 +75,69 @@ public final class MiniDataset implements Dataset<MiniLine> {
         } catch (IOException e) {
             throw new UncheckedIOException("reading " + cursor.file() + " at offset " + cursor.offset(), e);
         }
+    }
+
+    private void openAt(Path file, long offset) throws IOException {
+        channel = FileChannel.open(file, StandardOpenOption.READ);
+        channel.position(offset);
+        buffer.clear().flip();
+    }
+
+    /**
+     * Locates a line by its file, line number and byte offset ({@link RecordLocations}); a fetch
+     * reads each line at its offset.
+     */
+    @Override
+    public Optional<SampleLocator<MiniLine>> locator() {
+        return Optional.of(new SampleLocator<>() {
+            @Override
+            public int width() {
+                return RecordLocations.WIDTH;
+            }
+
+            @Override
+            public void locate(MiniLine sample, long[] to, int at) {
+                locations.write(sample.file().toString(), sample.line() - 1, sample.offset(), to, at);
+            }
+
+            @Override
+            public List<MiniLine> fetch(long[] at) {
+                return MiniDataset.this.fetch(at);
+            }
+        });
+    }
+
+    private List<MiniLine> fetch(long[] at) {
+        // The fetch reads with this dataset's channel and buffer; the next next() reopens at the cursor.
+        closeFile();
+        int n = at.length / RecordLocations.WIDTH;
+        List<MiniLine> out = new ArrayList<>(n);
+        Path file = null;
+        try {
+            for (int i = 0; i < n; i++) {
+                int f = locations.file(at, i);
+                file = locations.files().get(f);
+                long offset = RecordLocations.offset(at, i);
+                if (channelFile != f) {
+                    closeFile();
+                    openAt(file, offset);
+                    channelFile = f;
+                } else {
+                    channel.position(offset);
+                    buffer.clear().flip();
+                }
+                if (readLine() < 0) {
+                    throw new IllegalArgumentException("no line at offset " + offset + " of " + file);
+                }
+                out.add(new MiniLine(file, RecordLocations.record(at, i) + 1, offset,
+                        new String(lineBytes, 0, lineLength, StandardCharsets.UTF_8)));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + file, e);
+        } finally {
+            closeFile();
+        }
+        return out;
     }
 
     /**
@@ -131,6 +201,7 @@ public final class MiniDataset implements Dataset<MiniLine> {
                 throw new UncheckedIOException(e);
             } finally {
                 channel = null;
+                channelFile = -1;
             }
         }
     }

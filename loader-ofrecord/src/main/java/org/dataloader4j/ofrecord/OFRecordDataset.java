@@ -1,13 +1,15 @@
 package org.dataloader4j.ofrecord;
 
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.api.SampleLocator;
 import org.dataloader4j.core.FileCursor;
 import org.dataloader4j.core.MappedFiles;
+import org.dataloader4j.core.MappedRecordLocator;
 import org.dataloader4j.core.RecordSlice;
 
 /**
@@ -30,6 +32,7 @@ public final class OFRecordDataset implements Dataset<RecordSlice> {
 
     private final FileCursor cursor;
     private final MappedFiles mappings;
+    private final MappedRecordLocator records;
 
     /**
      * The records of {@code files} for {@code epochs} epochs ({@link #FOREVER} for no end); with
@@ -40,33 +43,31 @@ public final class OFRecordDataset implements Dataset<RecordSlice> {
     public OFRecordDataset(List<Path> files, long epochs, boolean shuffleAfterEpoch, long seed) {
         this.cursor = new FileCursor(files, epochs, shuffleAfterEpoch, seed);
         this.mappings = new MappedFiles(files);
+        this.records = new MappedRecordLocator(files, mappings, OFRecordFrames.INSTANCE);
     }
 
     @Override
     public List<RecordSlice> next() {
         while (!cursor.ended()) {
-            MemorySegment mapping = mappings.get(cursor.fileIndex());
-            if (cursor.offset() < mapping.byteSize()) {
-                return List.of(frame(mapping));
+            if (cursor.offset() < mappings.get(cursor.fileIndex()).byteSize()) {
+                RecordSlice slice = records.at(cursor.fileIndex(), cursor.record(), cursor.offset());
+                cursor.advance(records.frameBytes(slice));
+                return List.of(slice);
             }
             cursor.nextFile();
         }
         return List.of();
     }
 
-    /** Reads the frame at the cursor, checking it against the file's size. */
-    private RecordSlice frame(MemorySegment mapping) {
-        long offset = cursor.offset();
-        String name = cursor.file().toString();
-        long length = OFRecordFrames.INSTANCE.payloadLength(mapping, offset, name, cursor.record());
-        RecordSlice slice = new RecordSlice(mapping.asSlice(offset + 8, length), name, cursor.record(), offset);
-        cursor.advance(8 + length);
-        return slice;
-    }
-
     @Override
     public long epoch() {
         return cursor.epoch();
+    }
+
+    /** Locates a record by its file, index and offset ({@link org.dataloader4j.core.RecordLocations}). */
+    @Override
+    public Optional<SampleLocator<RecordSlice>> locator() {
+        return Optional.of(records);
     }
 
     @Override

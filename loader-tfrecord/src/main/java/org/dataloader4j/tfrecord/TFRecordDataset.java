@@ -4,12 +4,21 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.api.SampleLocator;
 import org.dataloader4j.core.FileCursor;
 import org.dataloader4j.core.MappedFiles;
+import org.dataloader4j.core.MappedRecordLocator;
+import org.dataloader4j.core.RecordLocations;
 import org.dataloader4j.core.RecordSlice;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.CorruptRecordException;
@@ -27,6 +36,11 @@ import org.dataloader4j.format.RecordReader;
  * thread, and each record's data is copied to the heap; offsets then count in the inflated
  * stream, and resuming inside such a file reads it again up to the saved record.
  *
+ * <p>The {@link #locator()} locates a record by its file, index and offset. Fetching a record of
+ * a mapped file again reads just that record; fetching records of a compressed file inflates that
+ * file once from its start up to the last record asked for (so resuming a shuffle buffer costs one
+ * partial pass over each compressed file it holds records of).
+ *
  * <p>Errors are worded as TensorFlow words them, plus the file:
  * {@code corrupted record at offset N in FILE (data CRC mismatch)},
  * {@code truncated record at offset N in FILE}. Single-threaded; the slices it returns may be
@@ -34,13 +48,12 @@ import org.dataloader4j.format.RecordReader;
  */
 public final class TFRecordDataset implements Dataset<RecordSlice> {
     static final String KIND = "tfrecord";
-    private static final int HEADER = Framing.TFRECORD.headerBytes();
-    private static final int FOOTER = Framing.TFRECORD.footerBytes();
 
     private final FileCursor cursor;
     private final Compression compression;
     private final boolean verifyCrc;
     private final MappedFiles mappings;
+    private final MappedRecordLocator records;
     private final Compression[] compressions;
     private RecordReader stream;
 
@@ -57,6 +70,7 @@ public final class TFRecordDataset implements Dataset<RecordSlice> {
         this.compression = compression;
         this.verifyCrc = verifyCrc;
         this.mappings = new MappedFiles(files);
+        this.records = new MappedRecordLocator(files, mappings, TFRecordFrames.of(verifyCrc));
         this.compressions = new Compression[files.size()];
     }
 
@@ -75,44 +89,117 @@ public final class TFRecordDataset implements Dataset<RecordSlice> {
 
     /** The next record of the current mapped file, or null at its end. */
     private RecordSlice mapped() {
-        MemorySegment file = mappings.get(cursor.fileIndex());
-        long offset = cursor.offset();
-        if (offset == file.byteSize()) {
+        if (cursor.offset() == mappings.get(cursor.fileIndex()).byteSize()) {
             return null;
         }
-        String name = cursor.file().toString();
-        long length = TFRecordFrames.of(verifyCrc).payloadLength(file, offset, name, cursor.record());
-        RecordSlice slice = new RecordSlice(file.asSlice(offset + HEADER, length), name, cursor.record(), offset);
-        cursor.advance(HEADER + length + FOOTER);
+        RecordSlice slice = records.at(cursor.fileIndex(), cursor.record(), cursor.offset());
+        cursor.advance(records.frameBytes(slice));
         return slice;
     }
 
     /** The next record of the current compressed file, or null at its end. */
     private RecordSlice streamed() {
+        if (stream == null) {
+            stream = open(cursor.fileIndex());
+            // Resuming inside a compressed file: inflate and skip what was read before.
+            skipTo(stream, cursor.fileIndex(), 0, cursor.record());
+        }
+        RecordSlice slice = read(stream, cursor.fileIndex());
+        if (slice != null) {
+            cursor.advance(records.frameBytes(slice));
+        }
+        return slice;
+    }
+
+    private RecordReader open(int file) {
         try {
-            if (stream == null) {
-                stream = RecordReader.open(cursor.file(), Framing.TFRECORD, compressionOf(cursor.fileIndex()), verifyCrc);
-                // Resuming inside a compressed file: inflate and skip what was read before.
-                for (long r = 0; r < cursor.record(); r++) {
-                    if (stream.next() == null) {
-                        throw new IllegalStateException("cannot resume " + cursor.file() + " at record " + cursor.record()
-                                + ": it has only " + r + " records");
-                    }
-                }
-            }
-            RawRecord record = stream.next();
-            if (record == null) {
-                return null;
-            }
-            byte[] data = record.payload();
-            RecordSlice slice = new RecordSlice(MemorySegment.ofArray(data), cursor.file().toString(), record.index(), record.offset());
-            cursor.advance(HEADER + data.length + FOOTER);
-            return slice;
+            return RecordReader.open(cursor.files().get(file), Framing.TFRECORD, compressionOf(file), verifyCrc);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + cursor.files().get(file), e);
+        }
+    }
+
+    /** The next record of {@code in}, a stream of file {@code file}, or null at its end. */
+    private RecordSlice read(RecordReader in, int file) {
+        Path path = cursor.files().get(file);
+        try {
+            RawRecord record = in.next();
+            return record == null ? null
+                    : new RecordSlice(MemorySegment.ofArray(record.payload()), path.toString(), record.index(), record.offset());
         } catch (CorruptRecordException e) {
             throw CorruptDataException.worded(e.getMessage(), e.file(), e.record(), e.offset(), e.reason());
         } catch (IOException e) {
-            throw new UncheckedIOException("reading " + cursor.file(), e);
+            throw new UncheckedIOException("reading " + path, e);
         }
+    }
+
+    /** Reads the records of {@code in}, whose next record is {@code next}, up to record {@code record}. */
+    private void skipTo(RecordReader in, int file, long next, long record) {
+        for (long r = next; r < record; r++) {
+            if (read(in, file) == null) {
+                throw new IllegalArgumentException("cannot resume " + cursor.files().get(file) + " at record " + record
+                        + ": it has only " + r + " records");
+            }
+        }
+    }
+
+    /**
+     * Locates a record by its file, index and offset ({@link RecordLocations}); fetches records of
+     * compressed files by inflating each such file once, up to the last record asked for.
+     */
+    @Override
+    public Optional<SampleLocator<RecordSlice>> locator() {
+        return Optional.of(new SampleLocator<>() {
+            @Override
+            public int width() {
+                return records.width();
+            }
+
+            @Override
+            public void locate(RecordSlice sample, long[] to, int at) {
+                records.locate(sample, to, at);
+            }
+
+            @Override
+            public List<RecordSlice> fetch(long[] locations) {
+                return TFRecordDataset.this.fetch(locations);
+            }
+        });
+    }
+
+    private List<RecordSlice> fetch(long[] locations) {
+        int n = locations.length / RecordLocations.WIDTH;
+        RecordSlice[] out = new RecordSlice[n];
+        Map<Integer, List<Integer>> compressed = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            int file = records.locations().file(locations, i);
+            if (compressionOf(file) == Compression.NONE) {
+                out[i] = records.at(file, RecordLocations.record(locations, i), RecordLocations.offset(locations, i));
+            } else {
+                compressed.computeIfAbsent(file, f -> new ArrayList<>()).add(i);
+            }
+        }
+        compressed.forEach((file, wanted) -> {
+            wanted.sort(Comparator.comparingLong(i -> RecordLocations.record(locations, i)));
+            try (RecordReader in = open(file)) {
+                RecordSlice current = null;
+                for (int i : wanted) {
+                    long record = RecordLocations.record(locations, i);
+                    if (current == null || current.index() != record) {
+                        skipTo(in, file, current == null ? 0 : current.index() + 1, record);
+                        current = read(in, file);
+                    }
+                    if (current == null || current.offset() != RecordLocations.offset(locations, i)) {
+                        throw new IllegalArgumentException("no record " + record + " at offset " + RecordLocations.offset(locations, i)
+                                + " in " + cursor.files().get(file));
+                    }
+                    out[i] = current;
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("reading " + cursor.files().get(file), e);
+            }
+        });
+        return Arrays.asList(out);
     }
 
     private Compression compressionOf(int i) {
