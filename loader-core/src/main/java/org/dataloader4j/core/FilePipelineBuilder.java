@@ -16,7 +16,13 @@ import org.slf4j.LoggerFactory;
  * The options every reader of part files shares, with OneFlow's names and defaults, and the
  * pipeline they build: {@code <format dataset> → [RandomShuffleDataset] → BatchDataset →
  * DataReader}. A format's builder (such as {@code MiniReader.Builder}) extends it, adds its own
- * options and calls {@link #assemble}. Every setter checks its argument at once.
+ * options and calls {@link #assemble} (or {@link #assembleRecords} for a format of framed
+ * records). Every setter checks its argument at once.
+ *
+ * <p>Ranks share the data by whole files ({@link #shard}, OneFlow's way) or, for formats of
+ * framed records, by records ({@link #distributed}): then the source is an
+ * {@link IndexedRecordDataset} over every file and a {@link DistributedTrainingDataset} deals
+ * out its records, with equal step counts on every rank.
  *
  * @param <B> the concrete builder, returned by every setter
  */
@@ -41,6 +47,8 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     private int ringSize = 8;
     private String name;
     private DatasetState resume;
+    private DistributedTrainingOptions distributed;
+    private Path indexDir;
 
     /** A builder whose reader threads are named after {@code defaultName} unless {@link #name} is set. */
     protected FilePipelineBuilder(String defaultName) {
@@ -97,6 +105,28 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         }
         this.rank = rank;
         this.worldSize = worldSize;
+        return self();
+    }
+
+    /**
+     * Deals out records, not files, among the ranks: every file is indexed (see {@link
+     * RecordIndex}; sidecars beside the files unless {@link #indexDir}) and a {@link
+     * DistributedTrainingDataset} with {@code options} gives this rank its share of the global
+     * stream, epoch after epoch, the same number of steps on every rank. The options hold the
+     * rank, world size, epochs and the per-epoch permutation, so {@link #shard}, {@link #epochs}
+     * and {@link #shuffleAfterEpoch} must be left unset; {@link #randomShuffle} still shuffles
+     * this rank's samples through a buffer. Under {@link DistributedTrainingOptions.Remainder#PAD}
+     * each batch has a {@code valid} output ({@link ValidMaskParser}). Only for formats of framed
+     * records (OFRecord, uncompressed TFRecord).
+     */
+    public B distributed(DistributedTrainingOptions options) {
+        this.distributed = Objects.requireNonNull(options, "options");
+        return self();
+    }
+
+    /** Where {@link #distributed} keeps the record-index sidecars; default beside each file. */
+    public B indexDir(Path indexDir) {
+        this.indexDir = Objects.requireNonNull(indexDir, "indexDir");
         return self();
     }
 
@@ -198,6 +228,11 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
      * @throws java.io.UncheckedIOException naming a missing file
      */
     protected List<Path> resolveFiles() {
+        List<Path> all = allFiles();
+        return worldSize == 1 ? all : FileOrder.shard(all, rank, worldSize);
+    }
+
+    private List<Path> allFiles() {
         List<Path> all;
         if (files != null) {
             all = PartFiles.of(files);
@@ -206,7 +241,56 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         } else {
             throw new IllegalArgumentException("set dataDir or files");
         }
-        return worldSize == 1 ? all : FileOrder.shard(all, rank, worldSize);
+        return all;
+    }
+
+    /** Whether the reader deals out records among ranks ({@link #distributed}). */
+    protected boolean distributesRecords() {
+        return distributed != null;
+    }
+
+    /**
+     * The files this rank opens: its share of the files, or with {@link #distributed} every file.
+     *
+     * @throws IllegalArgumentException     as {@link #resolveFiles()}
+     * @throws java.io.UncheckedIOException naming a missing file
+     */
+    protected List<Path> openedFiles() {
+        return distributed != null ? allFiles() : resolveFiles();
+    }
+
+    /**
+     * The reader of a format of framed records: {@code files} read in file order (built by
+     * {@code fileDataset} from this rank's files), or, with {@link #distributed}, this rank's share
+     * of the records of every file through their index.
+     *
+     * @throws IllegalArgumentException if {@link #distributed} is combined with file sharding,
+     *                                  epochs or a file order, or the batch size is not set
+     */
+    protected DataReader assembleRecords(java.util.function.Function<List<Path>, Dataset<RecordSlice>> fileDataset,
+                                         FrameReader frames, Parser<RecordSlice> parser) {
+        if (distributed == null) {
+            return assemble(fileDataset.apply(resolveFiles()), parser);
+        }
+        if (batchSize < 0) {
+            throw new IllegalArgumentException("batchSize must be set");
+        }
+        if (worldSize != 1 || epochs != 1 || shuffleAfterEpoch) {
+            throw new IllegalArgumentException("distributed(options) sets the ranks, epochs and order itself: leave shard,"
+                    + " epochs and shuffleAfterEpoch unset (shard=" + rank + "/" + worldSize + " epochs=" + epochs
+                    + " shuffleAfterEpoch=" + shuffleAfterEpoch + ")");
+        }
+        IndexedRecordDataset records = new IndexedRecordDataset(allFiles(), frames, 1, indexDir);
+        DistributedTrainingDataset<RecordSlice> share;
+        try {
+            share = new DistributedTrainingDataset<>(records, distributed);
+        } catch (RuntimeException e) {
+            records.close();
+            throw e;
+        }
+        return distributed.remainder() == DistributedTrainingOptions.Remainder.PAD
+                ? pipeline(share, new ValidMaskParser<>(parser))
+                : pipeline(share.unwrapped(), parser);
     }
 
     /**
@@ -220,6 +304,15 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
             source.close();
             throw new IllegalArgumentException("batchSize must be set");
         }
+        if (distributed != null) {
+            source.close();
+            throw new IllegalArgumentException("distributed(options) deals out framed records through an index;"
+                    + " this reader has none: use shard(rank, worldSize) to share whole files");
+        }
+        return pipeline(source, parser);
+    }
+
+    private <T> DataReader pipeline(Dataset<T> source, Parser<? super T> parser) {
         Dataset<T> dataset = source;
         if (randomShuffle) {
             long shuffleSeed = seed;

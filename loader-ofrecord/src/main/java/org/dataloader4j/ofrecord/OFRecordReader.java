@@ -59,8 +59,8 @@ public final class OFRecordReader {
          */
         public DataReader build() {
             OFRecordParser parser = new OFRecordParser(decoders);
-            OFRecordDataset dataset = new OFRecordDataset(resolveFiles(), epochs(), shuffleAfterEpoch(), fileOrderSeed());
-            return assemble(dataset, parser);
+            return assembleRecords(files -> new OFRecordDataset(files, epochs(), shuffleAfterEpoch(), fileOrderSeed()),
+                    OFRecordFrames.INSTANCE, parser);
         }
     }
 }

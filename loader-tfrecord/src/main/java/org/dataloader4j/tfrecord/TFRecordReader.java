@@ -1,11 +1,15 @@
 package org.dataloader4j.tfrecord;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.dataloader4j.core.FilePipelineBuilder;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.format.Compression;
+import org.dataloader4j.format.Framing;
 
 /**
  * Builds a {@link DataReader} over TFRecord files: {@code TFRecordDataset → [RandomShuffleDataset]
@@ -88,9 +92,25 @@ public final class TFRecordReader {
             ExampleParser parser = sequenceExample
                     ? ExampleParser.forSequenceExample(features, featureLists)
                     : ExampleParser.forExample(features);
-            TFRecordDataset dataset = new TFRecordDataset(resolveFiles(), epochs(), shuffleAfterEpoch(), fileOrderSeed(),
-                    compression, verifyCrc);
-            return assemble(dataset, parser);
+            if (distributesRecords()) {
+                for (Path file : openedFiles()) {
+                    Compression c = compressionOf(file);
+                    if (c != Compression.NONE) {
+                        throw new IllegalArgumentException("distributed(options) indexes the records of uncompressed files only, "
+                                + file + " is " + c + ": share compressed files among ranks with shard(rank, worldSize)");
+                    }
+                }
+            }
+            return assembleRecords(files -> new TFRecordDataset(files, epochs(), shuffleAfterEpoch(), fileOrderSeed(),
+                    compression, verifyCrc), TFRecordFrames.of(verifyCrc), parser);
+        }
+
+        private Compression compressionOf(Path file) {
+            try {
+                return compression != null ? compression : Compression.detect(file, Framing.TFRECORD);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + file, e);
+            }
         }
     }
 }
