@@ -230,9 +230,9 @@ public final class GroupBatchDataset<T> implements Dataset<T> {
                     .withList("locations", locations, 0, at * width);
         }
         if (pending.isEmpty()) {
-            return DatasetState.of(KIND, upstream.state()).with("steps", 0).with("ended", ended);
+            return DatasetState.of(KIND, upstream.state()).with("steps", 0).with("ended", ended).with("epoch", epoch);
         }
-        return DatasetState.of(KIND, anchor).with("steps", steps).with("ended", 0);
+        return DatasetState.of(KIND, anchor).with("steps", steps).with("ended", 0).with("epoch", epoch);
     }
 
     /**
@@ -291,13 +291,14 @@ public final class GroupBatchDataset<T> implements Dataset<T> {
         if (target < 0 || (ended != 0 && target != 0)) {
             throw new IllegalArgumentException("not a group batch state: " + state);
         }
-        epoch = 0;
         for (long i = 0; i < target; i++) {
             if (next().isEmpty()) {
                 throw new IllegalArgumentException("the data ended after " + i + " of " + target
                         + " replayed steps; was the state taken from another stream? " + state);
             }
         }
+        // The replay starts where the buffer was last empty, after batches of earlier epochs.
+        epoch = state.field("epoch");
     }
 
     @Override
