@@ -36,10 +36,12 @@ import org.dataloader4j.core.parallel.BalancedSplitter;
  * closes it.
  *
  * <p>{@link #state()} holds the epoch, the position in this rank's share of it, the seed in use
- * (the drawn one when the options say -1), the world size and {@code N}. It is the same on every
- * rank after the same number of steps, so one rank's checkpoint resumes them all; restoring
- * computes that epoch's order afresh, replaying nothing. A state of another world size or
- * another {@code N} is refused, naming both values: the global order would no longer match.
+ * (the drawn one when the options say -1), the rank, the world size and {@code N}; restoring
+ * computes that epoch's order afresh, replaying nothing. Each rank keeps its own state: a state of
+ * another rank is refused (a shuffle buffer above this dataset holds that rank's samples), and so
+ * is one of another world size or another {@code N}, naming both values, since the global order
+ * would no longer match. The {@link #locator()} names a sample by its index in the wrapped
+ * dataset and its padding mark.
  *
  * <p>An empty dataset is an error, and so is DROP with fewer samples than ranks (every rank
  * would be empty). Single-threaded.
@@ -164,14 +166,15 @@ public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> 
     @Override
     public DatasetState state() {
         return DatasetState.of(KIND, null).with("epoch", epoch).with("position", position).with("seed", seed)
-                .with("worldSize", options.worldSize()).with("size", n);
+                .with("rank", options.rank()).with("worldSize", options.worldSize()).with("size", n);
     }
 
     /**
-     * Moves to {@code state}, from any rank of a run with the same world size and dataset size.
+     * Moves to {@code state}, taken on this rank of a run with the same world size and dataset size.
      *
-     * @throws IllegalArgumentException if the state is of another kind, another world size,
-     *                                  another dataset size, another fixed seed, or out of range
+     * @throws IllegalArgumentException if the state is of another kind, another rank, another
+     *                                  world size, another dataset size, another fixed seed, or
+     *                                  out of range
      */
     @Override
     public void restore(DatasetState state) {
@@ -180,6 +183,11 @@ public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> 
         if (s != options.worldSize()) {
             throw new IllegalArgumentException("cannot resume on another world size: the state was taken with worldSize="
                     + s + ", this run has worldSize=" + options.worldSize() + ": " + state);
+        }
+        long rank = state.field("rank");
+        if (rank != options.rank()) {
+            throw new IllegalArgumentException("a rank resumes from its own state: the state was taken on rank=" + rank
+                    + ", this is rank=" + options.rank() + ": " + state);
         }
         long size = state.field("size");
         if (size != n) {

@@ -1,7 +1,9 @@
 package org.dataloader4j.core;
 
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.zip.CRC32C;
 import java.util.stream.IntStream;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
@@ -13,13 +15,17 @@ import org.dataloader4j.api.DatasetState;
  *
  * <p>With {@code shuffleAfterEpoch}, epochs after the first read the files in an order drawn
  * from {@code seed + epoch} ({@link FileOrder}). The state records the seed, so a restored
- * cursor reads the same orders whatever seed it was built with. Single-threaded.
+ * cursor reads the same orders whatever seed it was built with. It also records a fingerprint of
+ * the files' names in their order, so that a state taken over other files (another rank's share
+ * of part files, another world size, another dataset) is refused rather than read at offsets
+ * that mean nothing there. Single-threaded.
  */
 public final class FileCursor {
     private final List<Path> files;
     private final long epochs;
     private final boolean shuffleAfterEpoch;
     private final List<Integer> naturalOrder;
+    private final long fingerprint;
     private long seed;
 
     private List<Integer> order;
@@ -44,6 +50,13 @@ public final class FileCursor {
         this.seed = seed;
         this.naturalOrder = IntStream.range(0, files.size()).boxed().toList();
         this.order = naturalOrder;
+        CRC32C names = new CRC32C();
+        for (Path file : this.files) {
+            Path name = file.getFileName();
+            names.update((name == null ? file : name).toString().getBytes(StandardCharsets.UTF_8));
+            names.update('/');
+        }
+        this.fingerprint = (long) this.files.size() << 32 | names.getValue();
     }
 
     /** The files, in the order given. */
@@ -107,6 +120,7 @@ public final class FileCursor {
     /** The position as a state of {@code kind}. */
     public DatasetState state(String kind) {
         return DatasetState.of(kind, null)
+                .with("files", fingerprint)
                 .with("seed", seed)
                 .with("epoch", epoch)
                 .with("file", ended ? files.size() : position)
@@ -121,6 +135,10 @@ public final class FileCursor {
      */
     public void restore(DatasetState state, String kind) {
         state.expect(kind);
+        if (state.field("files") != fingerprint) {
+            throw new IllegalArgumentException("the state was taken over other files than these " + files.size()
+                    + " (another rank's share, another world size or another dataset): " + state);
+        }
         long e = state.field("epoch");
         long f = state.field("file");
         long o = state.field("offset");

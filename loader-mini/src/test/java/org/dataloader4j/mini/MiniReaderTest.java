@@ -376,6 +376,23 @@ class MiniReaderTest {
         assertEquals(all.subList(7, all.size()), tail, "resumed with another seed from " + state);
     }
 
+    @Test
+    @Timeout(10)
+    void aStateOfAnotherRanksFilesIsRefused() throws IOException {
+        writeParts(-1, 23, 17, 9, 4);
+        DatasetState state;
+        try (DataReader reader = builder(4, -1).batchSize(5).shard(0, 2).name(name).build()) {
+            reader.read();
+            state = reader.state();
+        }
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> builder(4, -1).batchSize(5).shard(1, 2).restore(state).build().close());
+        assertTrue(e.getMessage().contains("other files"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> builder(4, -1).batchSize(5).shard(0, 4).restore(state).build().close());
+        builder(4, -1).batchSize(5).shard(0, 2).restore(state).build().close();
+    }
+
     // ---- helpers ----
 
     private MiniReader.Builder builder(int parts, int suffixLength) {
