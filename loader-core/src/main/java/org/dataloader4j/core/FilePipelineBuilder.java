@@ -1,6 +1,7 @@
 package org.dataloader4j.core;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -49,6 +50,7 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     private DatasetState resume;
     private DistributedTrainingOptions distributed;
     private Path indexDir;
+    private Duration watchdog = Duration.ZERO;
 
     /** A builder whose reader threads are named after {@code defaultName} unless {@link #name} is set. */
     protected FilePipelineBuilder(String defaultName) {
@@ -193,6 +195,12 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         return self();
     }
 
+    /** Reports the reader's thread stacks when no batch comes for {@code timeout}; see {@link DataReader.Builder#watchdog(Duration)}. */
+    public B watchdog(Duration timeout) {
+        this.watchdog = ReaderOptions.checkWatchdog(Objects.requireNonNull(timeout, "timeout"));
+        return self();
+    }
+
     /** Continues from {@code state}, taken from {@link DataReader#state()} of a reader built alike. */
     public B restore(DatasetState state) {
         this.resume = Objects.requireNonNull(state, "state");
@@ -328,7 +336,8 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
                 .name(name)
                 .batchSize(batchSize)
                 .ringSize(ringSize)
-                .parseThreads(parseThreads);
+                .parseThreads(parseThreads)
+                .watchdog(watchdog);
         if (resume != null) {
             reader.restore(resume);
         }

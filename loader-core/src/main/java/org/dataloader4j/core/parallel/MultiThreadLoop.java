@@ -1,7 +1,9 @@
 package org.dataloader4j.core.parallel;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -102,6 +104,15 @@ public final class MultiThreadLoop implements ParallelLoop, AutoCloseable {
         } else if (t != null) {
             throw new IllegalStateException("a range of loop " + name + " failed", t);
         }
+    }
+
+    /** The worker threads, for diagnostics (the caller's thread runs the first range itself). */
+    public List<Thread> threads() {
+        List<Thread> threads = new ArrayList<>(workers.length);
+        for (Worker w : workers) {
+            threads.add(w.thread);
+        }
+        return threads;
     }
 
     /** Stops the workers and waits up to {@code timeout} for them to end; idempotent. */

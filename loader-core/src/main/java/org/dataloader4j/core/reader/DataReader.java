@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.DataLoaderException;
 import org.dataloader4j.api.Dataset;
@@ -60,7 +61,8 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
     private DataLoaderException failure;
     private DatasetState delivered;
 
-    private <T> DataReader(ReaderOptions options, Dataset<T> dataset, Parser<? super T> parser, DatasetState resume) {
+    private <T> DataReader(ReaderOptions options, Dataset<T> dataset, Parser<? super T> parser, DatasetState resume,
+                           Consumer<String> watchdogReport) {
         this.options = options;
         this.dataset = dataset;
         List<TensorSpec> specs = checkedOutputs(parser, options.batchSize());
@@ -75,7 +77,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
                 dataset.restore(resume);
             }
             this.delivered = dataset.state();
-            this.pipeline = new Pipeline<>(options, dataset, parser, specs, arena);
+            this.pipeline = new Pipeline<>(options, dataset, parser, specs, arena, watchdogReport);
             pipeline.start();
         } catch (Throwable t) {
             // A reader that fails to start owns nothing afterwards: free what it took.
@@ -147,6 +149,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
             pipeline.release(sequence);
             return null;
         }
+        pipeline.delivered();
         heldSequence = sequence;
         held = new SlotView(slot, slot.rows, options.batchSize(), () -> release(sequence));
         return held;
@@ -173,6 +176,15 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
      */
     public DatasetState state() {
         return delivered;
+    }
+
+    /**
+     * What the reader has done so far: samples and bytes read, batches parsed and read, ring
+     * occupancy, the time the caller waited inside {@link #read()} (input stall) and the busy time
+     * of each stage. Callable from any thread, also after {@link #close()}.
+     */
+    public ReaderMetrics metrics() {
+        return pipeline.metrics();
     }
 
     /** The off-heap bytes the reader's slots hold; 0 once closed. */
@@ -257,6 +269,8 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
         private int ringSize = 8;
         private int parseThreads = Runtime.getRuntime().availableProcessors();
         private DatasetState resume;
+        private Duration watchdog = Duration.ZERO;
+        private Consumer<String> watchdogReport = report -> LOG.warn("{}", report);
 
         private Builder(Dataset<T> dataset, Parser<? super T> parser) {
             this.dataset = Objects.requireNonNull(dataset, "dataset");
@@ -287,6 +301,23 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
             return this;
         }
 
+        /**
+         * When no batch has been parsed for {@code timeout} while the ring had room or the caller
+         * waited in {@link #read()}, logs (at WARN) the stacks of the reader's threads and its
+         * {@link #metrics()}, once per stall; a thread named {@code <name>-watchdog} watches.
+         * Default: off ({@link Duration#ZERO}).
+         */
+        public Builder<T> watchdog(Duration timeout) {
+            this.watchdog = ReaderOptions.checkWatchdog(Objects.requireNonNull(timeout, "timeout"));
+            return this;
+        }
+
+        /** As {@link #watchdog(Duration)}, handing each report to {@code report} instead of the log. */
+        public Builder<T> watchdog(Duration timeout, Consumer<String> report) {
+            this.watchdogReport = Objects.requireNonNull(report, "report");
+            return watchdog(timeout);
+        }
+
         /** Restores the dataset to {@code state} (from {@link DataReader#state()}) before reading. */
         public Builder<T> restore(DatasetState state) {
             this.resume = Objects.requireNonNull(state, "state");
@@ -303,7 +334,8 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
             if (batchSize < 0) {
                 throw new IllegalArgumentException("batchSize must be set");
             }
-            return new DataReader(new ReaderOptions(name, batchSize, ringSize, parseThreads), dataset, parser, resume);
+            return new DataReader(new ReaderOptions(name, batchSize, ringSize, parseThreads, watchdog), dataset, parser, resume,
+                    watchdogReport);
         }
     }
 

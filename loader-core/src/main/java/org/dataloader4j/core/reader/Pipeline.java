@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.dataloader4j.api.ByteSized;
 import org.dataloader4j.api.DataLoaderException;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
@@ -34,6 +36,10 @@ import org.dataloader4j.core.parallel.Threads;
  * that stage stops; the consumer rethrows it when it reaches that slot. End of data is a slot
  * too. {@link #stop} halts both threads wherever they wait.
  *
+ * <p>Each thread counts its own work (one writer per counter) for {@link #metrics}. With a
+ * watchdog, a third thread, {@code <name>-watchdog}, reports the stacks of the pipeline's threads
+ * once when no batch has been parsed for that long while the ring had room or the consumer waited.
+ *
  * @param <T> the sample type
  */
 final class Pipeline<T> {
@@ -49,6 +55,21 @@ final class Pipeline<T> {
     private final MultiThreadLoop loop;
     private final Thread loadThread;
     private final Thread parseThread;
+    private final Thread watchdogThread;
+    private final Consumer<String> watchdogReport;
+    private final long startNanos = System.nanoTime();
+
+    // Counters, each written by one thread only (volatile so that metrics() may read them).
+    private volatile long samples;
+    private volatile long payloadBytes;
+    private volatile long loadBusyNanos;
+    private volatile long loadBlockedNanos;
+    private volatile long batchesParsed;
+    private volatile long parseBusyNanos;
+    private volatile long stallNanos;
+    private volatile long batchesRead;
+    /** Set by the parse thread once the end or a failure has been handed on: nothing more comes. */
+    private volatile boolean finished;
 
     /** False once the load thread should stop: on stop() or after a parse failure. */
     private volatile boolean running = true;
@@ -57,7 +78,8 @@ final class Pipeline<T> {
     /** A failure outside any slot (a bug, not bad data): ends every wait of the consumer. */
     private volatile Throwable fatal;
 
-    Pipeline(ReaderOptions options, Dataset<T> dataset, Parser<? super T> parser, List<TensorSpec> specs, Arena arena) {
+    Pipeline(ReaderOptions options, Dataset<T> dataset, Parser<? super T> parser, List<TensorSpec> specs, Arena arena,
+             Consumer<String> watchdogReport) {
         this.options = options;
         this.dataset = dataset;
         this.parser = parser;
@@ -69,11 +91,19 @@ final class Pipeline<T> {
         this.parseThread = new Thread(this::parse, options.name() + "-parse-0");
         loadThread.setDaemon(true);
         parseThread.setDaemon(true);
+        this.watchdogReport = watchdogReport;
+        this.watchdogThread = options.watchdog().isZero() ? null : new Thread(this::watch, options.name() + "-watchdog");
+        if (watchdogThread != null) {
+            watchdogThread.setDaemon(true);
+        }
     }
 
     void start() {
         parseThread.start();
         loadThread.start();
+        if (watchdogThread != null) {
+            watchdogThread.start();
+        }
     }
 
     Slot slot(long sequence) {
@@ -89,6 +119,7 @@ final class Pipeline<T> {
                 DatasetState state = null;
                 long epoch = 0;
                 Throwable failure = null;
+                long start = System.nanoTime();
                 try {
                     samples = Objects.requireNonNull(dataset.next(), "Dataset.next() returned null");
                     if (samples.size() > options.batchSize()) {
@@ -97,12 +128,16 @@ final class Pipeline<T> {
                     }
                     state = dataset.state();
                     epoch = dataset.epoch();
+                    count(samples);
                 } catch (Throwable t) {
                     failure = t;
                 }
+                long loaded = System.nanoTime();
+                loadBusyNanos += loaded - start;
                 if (!awaitFreeSlot()) {
                     return;
                 }
+                loadBlockedNanos += System.nanoTime() - loaded;
                 long sequence = ring.next();
                 boolean end = failure == null && samples.isEmpty();
                 ring.get(sequence).load(index, samples, state, epoch, end, failure);
@@ -114,6 +149,17 @@ final class Pipeline<T> {
         } catch (Throwable t) {
             failFatally(t);
         }
+    }
+
+    private void count(List<T> batch) {
+        long bytes = 0;
+        for (T sample : batch) {
+            if (sample instanceof ByteSized sized) {
+                bytes += sized.byteSize();
+            }
+        }
+        samples += batch.size();
+        payloadBytes += bytes;
     }
 
     /** Waits until the consumer has released a slot; false if the pipeline stopped first. */
@@ -144,6 +190,7 @@ final class Pipeline<T> {
                     // the slot and the load thread may refill it with a later batch.
                     boolean last = slot.failure != null || slot.end;
                     slot.samples = null;
+                    finished = last;
                     parsed.set(next);
                     wakeConsumer();
                     if (last) {
@@ -160,14 +207,18 @@ final class Pipeline<T> {
 
     @SuppressWarnings("unchecked")
     private void parseSlot(Slot slot) {
+        long start = System.nanoTime();
         try {
             List<T> samples = (List<T>) slot.samples;
             parser.parse(samples, new SlotView(slot, samples.size(), options.batchSize(), null), loop);
+            batchesParsed++;
         } catch (Throwable t) {
             slot.fail("parse", t);
             // The consumer stops at this slot, so nothing after it is needed.
             running = false;
             LockSupport.unpark(loadThread);
+        } finally {
+            parseBusyNanos += System.nanoTime() - start;
         }
     }
 
@@ -185,6 +236,7 @@ final class Pipeline<T> {
             return;
         }
         consumerWaiting = Thread.currentThread();
+        long start = System.nanoTime();
         try {
             while (parsed.get() < sequence) {
                 if (fatal != null) {
@@ -201,6 +253,7 @@ final class Pipeline<T> {
             }
         } finally {
             consumerWaiting = null;
+            stallNanos += System.nanoTime() - start;
         }
     }
 
@@ -209,6 +262,58 @@ final class Pipeline<T> {
         ring.get(sequence).generation++;
         consumed.set(sequence);
         LockSupport.unpark(loadThread);
+    }
+
+    /** Counts a batch handed to the consumer; called by the consumer only. */
+    void delivered() {
+        batchesRead++;
+    }
+
+    /** What the threads have counted so far. */
+    ReaderMetrics metrics() {
+        long published = ring.getCursor() + 1;
+        int occupancy = (int) Math.max(0, Math.min(options.ringSize(), published - (consumed.get() + 1)));
+        return new ReaderMetrics(samples, payloadBytes, batchesParsed, batchesRead, occupancy, options.ringSize(),
+                Duration.ofNanos(stallNanos), Duration.ofNanos(loadBusyNanos), Duration.ofNanos(loadBlockedNanos),
+                Duration.ofNanos(parseBusyNanos), Duration.ofNanos(System.nanoTime() - startNanos));
+    }
+
+    // ---- watchdog thread ----
+
+    private void watch() {
+        long timeout = options.watchdog().toNanos();
+        long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(timeout / 4, TimeUnit.SECONDS.toNanos(1)));
+        long lastParsed = parsed.get();
+        long since = System.nanoTime();
+        boolean reported = false;
+        while (!stopped && !finished) {
+            LockSupport.parkNanos(this, period);
+            long now = System.nanoTime();
+            long p = parsed.get();
+            if (p != lastParsed) {
+                lastParsed = p;
+                since = now;
+                reported = false;
+            } else if (!reported && now - since >= timeout && !stopped && !finished
+                    && (consumerWaiting != null || ring.hasAvailableCapacity(1))) {
+                reported = true;
+                watchdogReport.accept(stacks(Duration.ofNanos(now - since)));
+            }
+        }
+    }
+
+    private String stacks(Duration stalled) {
+        StringBuilder sb = new StringBuilder("reader " + options.name() + ": no batch for " + stalled.toMillis()
+                + " ms (watchdog " + options.watchdog().toMillis() + " ms); " + metrics() + "; thread stacks:");
+        List<Thread> threads = new java.util.ArrayList<>(List.of(loadThread, parseThread));
+        threads.addAll(loop.threads());
+        for (Thread t : threads) {
+            sb.append("\n\"").append(t.getName()).append("\" ").append(t.getState());
+            for (StackTraceElement e : t.getStackTrace()) {
+                sb.append("\n    at ").append(e);
+            }
+        }
+        return sb.toString();
     }
 
     private void wakeConsumer() {
@@ -236,8 +341,14 @@ final class Pipeline<T> {
         published.alert();
         LockSupport.unpark(loadThread);
         wakeConsumer();
+        if (watchdogThread != null) {
+            LockSupport.unpark(watchdogThread);
+        }
         boolean stopped = joinIfStarted(parseThread, deadline);
         stopped &= joinIfStarted(loadThread, deadline);
+        if (watchdogThread != null) {
+            stopped &= joinIfStarted(watchdogThread, deadline);
+        }
         stopped &= loop.close(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
         return stopped;
     }

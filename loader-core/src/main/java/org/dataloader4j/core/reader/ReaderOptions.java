@@ -1,5 +1,6 @@
 package org.dataloader4j.core.reader;
 
+import java.time.Duration;
 import java.util.Objects;
 import org.dataloader4j.core.Checks;
 
@@ -11,8 +12,10 @@ import org.dataloader4j.core.Checks;
  * @param ringSize     the number of slots, a power of two: how far loading and parsing may run
  *                     ahead of the training loop, and, times the slot size, the memory bound
  * @param parseThreads the threads that parse one batch together
+ * @param watchdog     how long without a new batch makes the reader report the stacks of its
+ *                     threads, once per stall; {@link Duration#ZERO} for never
  */
-public record ReaderOptions(String name, int batchSize, int ringSize, int parseThreads) {
+public record ReaderOptions(String name, int batchSize, int ringSize, int parseThreads, Duration watchdog) {
 
     /** Checks every setting, with {@code name=value} messages. */
     public ReaderOptions {
@@ -23,6 +26,15 @@ public record ReaderOptions(String name, int batchSize, int ringSize, int parseT
         checkBatchSize(batchSize);
         checkRingSize(ringSize);
         checkParseThreads(parseThreads);
+        checkWatchdog(watchdog);
+    }
+
+    /** Returns {@code watchdog}, or throws if it is negative. */
+    public static Duration checkWatchdog(Duration watchdog) {
+        if (watchdog.isNegative()) {
+            throw new IllegalArgumentException("watchdog must not be negative: watchdog=" + watchdog);
+        }
+        return watchdog;
     }
 
     /** Returns {@code batchSize}, or throws if it is not {@code > 0}. */
