@@ -11,6 +11,7 @@ import java.util.Random;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
+import org.dataloader4j.core.PartFiles;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.format.Features;
 import org.dataloader4j.format.PartWriter;
@@ -121,7 +122,7 @@ public final class SoftmaxRegression {
         Model model = new Model();
         List<Epoch> results = new ArrayList<>();
         Stats stats = new Stats();
-        try (DataReader reader = reader(dir, parts, epochs, seed)) {
+        try (DataReader reader = reader(PartFiles.oneflow(dir, PartWriter.PREFIX, PartWriter.SUFFIX_LENGTH, parts), epochs, seed)) {
             for (Batch batch : reader) {
                 if (batch.epoch() != stats.epoch) {
                     results.add(stats.finish(listener));
@@ -138,12 +139,12 @@ public final class SoftmaxRegression {
 
     /**
      * The reader {@link #train} uses: batches of {@code images} (784 float32) and {@code labels}
-     * (one int64) from the part files {@code part-00000} … {@code part-<parts - 1>} in
-     * {@code dir}, shuffled with {@code seed}, for {@code epochs} epochs. The caller closes it.
+     * (one int64) from the OFRecord {@code files}, shuffled with {@code seed}, for
+     * {@code epochs} epochs. The caller closes it.
      */
-    public static DataReader reader(Path dir, int parts, int epochs, long seed) {
+    public static DataReader reader(List<Path> files, int epochs, long seed) {
         return OFRecordReader.builder()
-                .dataDir(dir).dataPartNum(parts).partNameSuffixLength(PartWriter.SUFFIX_LENGTH)
+                .files(files)
                 .batchSize(BATCH_SIZE).randomShuffle(true).shuffleBufferSize(1024).seed(seed)
                 .epochs(epochs).shuffleAfterEpoch(true)
                 .decoder(OFRecordRawDecoder.of("images", Shape.of(PIXELS), DataType.FLOAT32))
