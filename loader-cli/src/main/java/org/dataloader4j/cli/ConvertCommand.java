@@ -34,7 +34,7 @@ import picocli.CommandLine.ParentCommand;
         description = {"Convert record files between TFRecord (tf.Example) and OFRecord, or make OFRecord files "
                 + "from a CSV file with a header line or from a folder of images in class subfolders.",
             "Record files keep their names in OUT unless --parts is given; CSV and images go to OUT/part-00000 and on. "
-                + "With --parts N, record i goes to part i % N. Values a format cannot hold exactly "
+                + "With --parts N, record i goes to part i %% N. Values a format cannot hold exactly "
                 + "(OFRecord doubles and int32s in a tf.Example) are counted and reported."},
         footer = {"%nExamples:%n"
                 + "  loader convert train.tfrecord.gz -o train-of/                 TFRecord -> OFRecord%n"
