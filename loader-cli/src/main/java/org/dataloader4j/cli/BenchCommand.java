@@ -12,7 +12,6 @@ import org.dataloader4j.cli.internal.ExitCodes;
 import org.dataloader4j.cli.internal.FeatureOption;
 import org.dataloader4j.cli.internal.FileFormat;
 import org.dataloader4j.cli.internal.Progress;
-import org.dataloader4j.cli.internal.RecordFiles;
 import org.dataloader4j.cli.internal.RecordScan;
 import org.dataloader4j.cli.internal.Units;
 import org.dataloader4j.core.reader.DataReader;
@@ -24,8 +23,8 @@ import org.dataloader4j.ofrecord.OFRecordReader;
 import org.dataloader4j.tfrecord.FixedLenFeature;
 import org.dataloader4j.tfrecord.TFRecordReader;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /**
@@ -47,11 +46,8 @@ final class BenchCommand implements Callable<Integer> {
     @ParentCommand
     private Loader loader;
 
-    @Parameters(paramLabel = "DIR", arity = "1..*", description = "record files, or folders of them")
-    private List<Path> paths;
-
-    @Option(names = "--format", paramLabel = "FORMAT", description = "ofrecord or tfrecord (default: detected from the first file)")
-    private FormatOption format;
+    @Mixin
+    private RecordInputs inputs;
 
     @Option(names = "--feature", paramLabel = "NAME:TYPE:SHAPE", required = true,
             description = "a dense feature to decode, e.g. images:float32:784 (repeat for more)")
@@ -78,8 +74,8 @@ final class BenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--epochs must be > 0: epochs=" + epochs);
         }
         List<FeatureOption> specs = features.stream().map(FeatureOption::parse).toList();
-        List<Path> files = RecordFiles.expand(paths);
-        Framing framing = format != null ? FormatOption.framing(format) : FileFormat.of(files.get(0), null).framing();
+        List<Path> files = inputs.files();
+        Framing framing = inputs.formatOf(files.get(0)).framing();
         PrintWriter out = loader.terminal().out();
 
         long fileBytes = 0;
@@ -90,7 +86,7 @@ final class BenchCommand implements Callable<Integer> {
             }
         }
         FramingPass pass = framingPass(files, framing, fileBytes);
-        out.printf("bench %s: %s, %d %s, %s, %,d records; batch %d, %s, %d %s%n", String.join(" ", paths.stream().map(Path::toString).toList()),
+        out.printf("bench %s: %s, %d %s, %s, %,d records; batch %d, %s, %d %s%n", String.join(" ", inputs.paths().stream().map(Path::toString).toList()),
                 FileFormat.name(framing), files.size(), files.size() == 1 ? "file" : "files", Units.megabytes(fileBytes),
                 pass.records, batch, threads == null ? "default parse threads" : threads + " parse threads",
                 epochs, epochs == 1 ? "epoch" : "epochs");

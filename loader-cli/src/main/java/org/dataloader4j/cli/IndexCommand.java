@@ -10,7 +10,6 @@ import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.cli.internal.ExitCodes;
 import org.dataloader4j.cli.internal.FileFormat;
 import org.dataloader4j.cli.internal.Progress;
-import org.dataloader4j.cli.internal.RecordFiles;
 import org.dataloader4j.core.IndexedRecordDataset;
 import org.dataloader4j.core.RecordIndex;
 import org.dataloader4j.format.Compression;
@@ -18,8 +17,8 @@ import org.dataloader4j.format.Framing;
 import org.dataloader4j.ofrecord.OFRecordFiles;
 import org.dataloader4j.tfrecord.TFRecordFiles;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /**
@@ -37,21 +36,18 @@ final class IndexCommand implements Callable<Integer> {
     @ParentCommand
     private Loader loader;
 
-    @Parameters(paramLabel = "PATH", arity = "1..*", description = "record files, or folders of them")
-    private List<Path> paths;
+    @Mixin
+    private RecordInputs inputs;
 
     @Option(names = "--index-dir", paramLabel = "DIR", description = "where to write the sidecars (default: beside each file)")
     private Path indexDir;
-
-    @Option(names = "--format", paramLabel = "FORMAT", description = "ofrecord or tfrecord (default: detected per file)")
-    private FormatOption format;
 
     @Override
     public Integer call() throws IOException {
         if (indexDir != null) {
             Files.createDirectories(indexDir);
         }
-        List<Path> files = RecordFiles.expand(paths);
+        List<Path> files = inputs.files();
         PrintWriter out = loader.terminal().out();
         PrintWriter err = loader.terminal().err();
         int code = ExitCodes.OK;
@@ -59,7 +55,7 @@ final class IndexCommand implements Callable<Integer> {
             for (int i = 0; i < files.size(); i++) {
                 Path file = files.get(i);
                 progress.update(i, file.toString());
-                FileFormat fileFormat = FileFormat.of(file, FormatOption.framing(format));
+                FileFormat fileFormat = inputs.formatOf(file);
                 if (fileFormat.compression() != Compression.NONE) {
                     progress.clear();
                     err.println("loader: " + file + ": cannot index a " + fileFormat + " file for random access; "

@@ -3,13 +3,11 @@ package org.dataloader4j.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.dataloader4j.cli.internal.DecodedRecord;
 import org.dataloader4j.cli.internal.ExitCodes;
 import org.dataloader4j.cli.internal.FileFormat;
 import org.dataloader4j.cli.internal.Progress;
-import org.dataloader4j.cli.internal.RecordFiles;
 import org.dataloader4j.cli.internal.RecordJson;
 import org.dataloader4j.cli.internal.RecordScan;
 import org.dataloader4j.cli.internal.RecordText;
@@ -17,8 +15,8 @@ import org.dataloader4j.cli.internal.Schema;
 import org.dataloader4j.format.CorruptRecordException;
 import org.dataloader4j.format.RawRecord;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /**
@@ -37,8 +35,8 @@ final class InspectCommand implements Callable<Integer> {
     @ParentCommand
     private Loader loader;
 
-    @Parameters(paramLabel = "FILE|DIR", arity = "1..*", description = "record files, or folders of them")
-    private List<Path> paths;
+    @Mixin
+    private RecordInputs inputs;
 
     @Option(names = "-n", paramLabel = "N", description = "records to show per file (default: 3; with --json: all)")
     private Integer n;
@@ -46,8 +44,6 @@ final class InspectCommand implements Callable<Integer> {
     @Option(names = "--json", description = "one JSON object per record, one per line, and nothing else")
     private boolean json;
 
-    @Option(names = "--format", paramLabel = "FORMAT", description = "ofrecord or tfrecord (default: detected)")
-    private FormatOption format;
 
     @Override
     public Integer call() throws IOException {
@@ -56,8 +52,8 @@ final class InspectCommand implements Callable<Integer> {
         }
         Terminal terminal = loader.terminal();
         int code = ExitCodes.OK;
-        for (Path file : RecordFiles.expand(paths)) {
-            FileFormat fileFormat = FileFormat.of(file, FormatOption.framing(format));
+        for (Path file : inputs.files()) {
+            FileFormat fileFormat = inputs.formatOf(file);
             try {
                 if (json) {
                     json(terminal.out(), file, fileFormat);

@@ -10,13 +10,12 @@ import org.dataloader4j.cli.internal.DecodedRecord;
 import org.dataloader4j.cli.internal.ExitCodes;
 import org.dataloader4j.cli.internal.FileFormat;
 import org.dataloader4j.cli.internal.Progress;
-import org.dataloader4j.cli.internal.RecordFiles;
 import org.dataloader4j.cli.internal.RecordScan;
 import org.dataloader4j.format.CorruptRecordException;
 import org.dataloader4j.format.RawRecord;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /**
@@ -34,19 +33,16 @@ final class VerifyCommand implements Callable<Integer> {
     @ParentCommand
     private Loader loader;
 
-    @Parameters(paramLabel = "PATH", arity = "1..*", description = "record files, or folders of them")
-    private List<Path> paths;
+    @Mixin
+    private RecordInputs inputs;
 
     @Option(names = "--framing-only", description = "check frames and CRCs, not the payloads "
             + "(for TFRecord files of other messages, such as TensorBoard events)")
     private boolean framingOnly;
 
-    @Option(names = "--format", paramLabel = "FORMAT", description = "ofrecord or tfrecord (default: detected per file)")
-    private FormatOption format;
-
     @Override
     public Integer call() throws IOException {
-        List<Path> files = RecordFiles.expand(paths);
+        List<Path> files = inputs.files();
         long total = 0;
         for (Path f : files) {
             total += Files.size(f);
@@ -57,7 +53,7 @@ final class VerifyCommand implements Callable<Integer> {
         long problems = 0;
         try (Progress progress = Progress.start(loader.terminal(), "verify", total)) {
             for (Path file : files) {
-                FileFormat fileFormat = FileFormat.of(file, FormatOption.framing(format));
+                FileFormat fileFormat = inputs.formatOf(file);
                 try (RecordScan scan = RecordScan.open(file, fileFormat)) {
                     for (RawRecord r = scan.next(); r != null; r = scan.next()) {
                         records++;
@@ -79,7 +75,7 @@ final class VerifyCommand implements Callable<Integer> {
                 done += Files.size(file);
             }
         }
-        out.println(files.size() + (files.size() == 1 ? " file, " : " files, ") + records + " records: "
+        out.println(files.size() + (files.size() == 1 ? " file, " : " files, ") + records + (records == 1 ? " record: " : " records: ")
                 + (problems == 0 ? "all valid" : problems + (problems == 1 ? " problem" : " problems")));
         return problems == 0 ? ExitCodes.OK : ExitCodes.BAD_DATA;
     }

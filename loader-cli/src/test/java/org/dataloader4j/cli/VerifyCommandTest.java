@@ -39,7 +39,7 @@ class VerifyCommandTest {
         Files.write(file, java.util.Arrays.copyOf(real, 3181 + 100));
         Cli.Result r = Cli.run("verify", file.toString());
         assertEquals(1, r.code(), r::toString);
-        assertEquals(List.of(file + ":3181: length 3173 exceeds file size 3281 (record 1)", "1 file, 1 records: 1 problem"), r.lines());
+        assertEquals(List.of(file + ":3181: length 3173 exceeds file size 3281 (record 1)", "1 file, 1 record: 1 problem"), r.lines());
     }
 
     @Test
