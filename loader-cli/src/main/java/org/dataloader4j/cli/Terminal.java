@@ -1,5 +1,6 @@
 package org.dataloader4j.cli;
 
+import java.io.Console;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.Objects;
@@ -23,9 +24,14 @@ public record Terminal(PrintWriter out, PrintWriter err, Map<String, String> env
         env = Map.copyOf(env);
     }
 
-    /** The process's own: {@code System.out}, {@code System.err}, {@code System.getenv()}. */
+    /**
+     * The process's own: {@code System.out}, {@code System.err}, {@code System.getenv()};
+     * interactive when the JVM is attached to a terminal. Since JDK 22 {@code System.console()}
+     * is not null even when output is redirected, so {@link Console#isTerminal()} decides.
+     */
     public static Terminal system() {
+        Console console = System.console();
         return new Terminal(new PrintWriter(System.out, true), new PrintWriter(System.err, true), System.getenv(),
-                System.console() != null);
+                console != null && console.isTerminal());
     }
 }

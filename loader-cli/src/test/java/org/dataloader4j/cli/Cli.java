@@ -35,9 +35,18 @@ final class Cli {
 
     /** Runs {@code loader args} with {@code env}, not on a terminal. */
     static Result run(Map<String, String> env, String... args) {
+        return run(env, false, args);
+    }
+
+    /** Runs {@code loader args} as if standard error were a terminal that shows progress bars. */
+    static Result onTerminal(String... args) {
+        return run(Map.of(), true, args);
+    }
+
+    private static Result run(Map<String, String> env, boolean interactive, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = Loader.run(new Terminal(new PrintWriter(out, true), new PrintWriter(err, true), env, false), args);
+        int code = Loader.run(new Terminal(new PrintWriter(out, true), new PrintWriter(err, true), env, interactive), args);
         return new Result(code, out.toString(), err.toString());
     }
 }

@@ -75,6 +75,21 @@ class VerifyCommandTest {
         assertEquals(List.of("1 file, 7 records: all valid"), framing.lines());
     }
 
+    /** On a terminal the bar goes to standard error and is wiped before each result line. */
+    @Test
+    void theProgressBarIsOnStandardErrorOnlyAndClearedBeforeResults() throws IOException {
+        Path file = dir.resolve("part-00000");
+        byte[] real = Files.readAllBytes(SharedTestData.file("oneflow-documentation/dataset/part-0"));
+        Files.write(file, java.util.Arrays.copyOf(real, 3181 + 100));
+        Cli.Result r = Cli.onTerminal("verify", file.toString());
+        assertEquals(1, r.code(), r::toString);
+        assertTrue(r.err().startsWith("\rverify ["), r::toString);
+        assertTrue(r.err().endsWith("\r"), "the bar's line is cleared: " + r);
+        assertEquals(List.of(file + ":3181: length 3173 exceeds file size 3281 (record 1)", "1 file, 1 record: 1 problem"),
+                r.lines());
+        assertEquals("", Cli.run("verify", file.toString()).err(), "no bar off a terminal");
+    }
+
     @Test
     void aMissingFileExitsThree() {
         Cli.Result r = Cli.run("verify", dir.resolve("nope").toString());
