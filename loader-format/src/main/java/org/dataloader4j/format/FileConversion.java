@@ -122,6 +122,28 @@ public final class FileConversion {
         return tally.report();
     }
 
+    /**
+     * Converts the records of {@code inputs}, file after file, into the part files of
+     * {@code out}, which spreads them over its parts ({@link PartWriter#write(byte[])}); records
+     * are converted to {@code options.to()}, which must be the framing {@code out} writes
+     * ({@code options.toCompression()} is not used: {@code out} has its own). The caller closes
+     * {@code out}, and deletes its files if this fails.
+     */
+    public static Report convertInto(List<Path> inputs, PartWriter out, Options options) throws IOException {
+        Objects.requireNonNull(out, "out");
+        Objects.requireNonNull(options, "options");
+        Tally tally = new Tally();
+        for (Path in : inputs) {
+            try (RecordReader reader = RecordReader.open(in, options.from(), options.fromCompression(), true)) {
+                for (RawRecord r = reader.next(); r != null; r = reader.next()) {
+                    out.write(convertPayload(in.toString(), r, options, tally));
+                }
+            }
+            tally.files++;
+        }
+        return tally.report();
+    }
+
     private static void convertOne(Path in, Path out, Options options, Tally tally) throws IOException {
         if (Files.exists(out) && Files.isSameFile(in, out)) {
             throw new IllegalArgumentException("the output would overwrite the input: in=" + in + ", out=" + out);

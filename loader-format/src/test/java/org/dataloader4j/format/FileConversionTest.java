@@ -141,6 +141,38 @@ class FileConversionTest {
         }
     }
 
+    /** Records of several files are spread over new parts in input order: record i goes to part i % parts. */
+    @Test
+    void convertIntoSpreadsTheRecordsOfAllInputsOverTheParts() throws IOException {
+        List<Path> inputs = new ArrayList<>();
+        for (int f = 0; f < 2; f++) {
+            Path in = dir.resolve("in-" + f + ".tfrecord");
+            try (RecordWriter w = RecordWriter.create(in, Framing.TFRECORD, Compression.GZIP)) {
+                for (int i = 0; i < 5; i++) {
+                    w.write(RecordConversion.toExample(Features.record(Map.of("n", Features.int64Feature(10L * f + i)))).message());
+                }
+            }
+            inputs.add(in);
+        }
+        Path outDir = dir.resolve("parts");
+        FileConversion.Report report;
+        try (PartWriter out = PartWriter.create(outDir, 3)) {
+            report = FileConversion.convertInto(inputs, out, FileConversion.Options.toOFRecord(Compression.NONE));
+        }
+        assertEquals(2, report.files());
+        assertEquals(10, report.records());
+        assertTrue(report.exact());
+        long[] expected = {0, 1, 2, 3, 4, 10, 11, 12, 13, 14};
+        for (int p = 0; p < 3; p++) {
+            List<byte[]> records = RecordReader.readAll(outDir.resolve(String.format("part-%05d", p)));
+            for (int i = 0; i < records.size(); i++) {
+                assertEquals(List.of(expected[p + 3 * i]),
+                        OFRecord.parseFrom(records.get(i)).getFeatureMap().get("n").getInt64List().getValueList());
+            }
+            assertEquals(p == 0 ? 4 : 3, records.size());
+        }
+    }
+
     @Test
     void sameFramingRecompressesPayloadsUnchanged() throws IOException {
         Random random = new Random(9);

@@ -11,6 +11,7 @@ import java.util.Random;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
+import org.dataloader4j.core.PartFiles;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.format.Features;
 import org.dataloader4j.format.PartWriter;
@@ -32,9 +33,9 @@ import org.dataloader4j.ofrecord.OFRecordReader;
  */
 public final class SoftmaxRegression {
     /** Pixels per image, as in MNIST. */
-    static final int PIXELS = 784;
+    public static final int PIXELS = 784;
     /** Classes, as in MNIST. */
-    static final int CLASSES = 10;
+    public static final int CLASSES = 10;
     /** Records written by {@link #main}. */
     static final int RECORDS = 6000;
     /** Part files written by {@link #main}. */
@@ -118,38 +119,103 @@ public final class SoftmaxRegression {
 
     /** Trains on the {@code parts} part files in {@code dir} and returns every epoch's result. */
     public static List<Epoch> train(Path dir, int parts, int epochs, long seed, EpochListener listener) {
-        double[][] w = new double[CLASSES][PIXELS];
-        double[] b = new double[CLASSES];
+        Model model = new Model();
         List<Epoch> results = new ArrayList<>();
         Stats stats = new Stats();
-        try (DataReader reader = OFRecordReader.builder()
-                .dataDir(dir).dataPartNum(parts).partNameSuffixLength(PartWriter.SUFFIX_LENGTH)
-                .batchSize(BATCH_SIZE).randomShuffle(true).shuffleBufferSize(1024).seed(seed)
-                .epochs(epochs).shuffleAfterEpoch(true)
-                .decoder(OFRecordRawDecoder.of("images", Shape.of(PIXELS), DataType.FLOAT32))
-                .decoder(OFRecordRawDecoder.of("labels", Shape.of(1), DataType.INT64))
-                .build()) {
+        try (DataReader reader = reader(PartFiles.oneflow(dir, PartWriter.PREFIX, PartWriter.SUFFIX_LENGTH, parts), epochs, seed)) {
             for (Batch batch : reader) {
                 if (batch.epoch() != stats.epoch) {
                     results.add(stats.finish(listener));
                     stats = new Stats();
                     stats.epoch = batch.epoch();
                 }
-                step(w, b, batch.tensor("images").toFloatArray(), batch.tensor("labels").toLongArray(), stats);
+                Step s = model.step(batch.tensor("images").toFloatArray(), batch.tensor("labels").toLongArray());
+                stats.add(s);
             }
         }
         results.add(stats.finish(listener));
         return results;
     }
 
-    /** One SGD step on a batch of softmax cross-entropy. */
-    private static void step(double[][] w, double[] b, float[] images, long[] labels, Stats stats) {
-        int n = labels.length;
-        double[][] gradW = new double[CLASSES][PIXELS];
-        double[] gradB = new double[CLASSES];
-        double[] p = new double[CLASSES];
-        for (int s = 0; s < n; s++) {
-            int offset = s * PIXELS;
+    /**
+     * The reader {@link #train} uses: batches of {@code images} (784 float32) and {@code labels}
+     * (one int64) from the OFRecord {@code files}, shuffled with {@code seed}, for
+     * {@code epochs} epochs. The caller closes it.
+     */
+    public static DataReader reader(List<Path> files, int epochs, long seed) {
+        return OFRecordReader.builder()
+                .files(files)
+                .batchSize(BATCH_SIZE).randomShuffle(true).shuffleBufferSize(1024).seed(seed)
+                .epochs(epochs).shuffleAfterEpoch(true)
+                .decoder(OFRecordRawDecoder.of("images", Shape.of(PIXELS), DataType.FLOAT32))
+                .decoder(OFRecordRawDecoder.of("labels", Shape.of(1), DataType.INT64))
+                .build();
+    }
+
+    /**
+     * What one {@link Model#step} saw.
+     *
+     * @param loss    the summed cross-entropy of the batch's samples, before the step
+     * @param right   the samples classified right before the step
+     * @param samples the samples in the batch
+     */
+    public record Step(double loss, int right, int samples) {
+    }
+
+    /**
+     * {@code softmax(W·x + b)} over {@value #PIXELS} pixels and {@value #CLASSES} classes,
+     * starting from zero weights and trained by plain SGD. Not thread-safe.
+     */
+    public static final class Model {
+        private final double[][] w = new double[CLASSES][PIXELS];
+        private final double[] b = new double[CLASSES];
+        private final double[] p = new double[CLASSES];
+
+        /** A model with all weights zero. */
+        public Model() {
+        }
+
+        /**
+         * One SGD step of softmax cross-entropy on a batch: {@code images} holds
+         * {@code labels.length} rows of {@value #PIXELS} pixels.
+         */
+        public Step step(float[] images, long[] labels) {
+            int n = labels.length;
+            double[][] gradW = new double[CLASSES][PIXELS];
+            double[] gradB = new double[CLASSES];
+            double loss = 0;
+            int right = 0;
+            for (int s = 0; s < n; s++) {
+                int offset = s * PIXELS;
+                double sum = scores(images, offset);
+                int label = (int) labels[s];
+                loss += -Math.log(p[label] / sum);
+                right += predicted() == label ? 1 : 0;
+                for (int c = 0; c < CLASSES; c++) {
+                    double g = p[c] / sum - (c == label ? 1 : 0);
+                    gradB[c] += g;
+                    for (int i = 0; i < PIXELS; i++) {
+                        gradW[c][i] += g * images[offset + i];
+                    }
+                }
+            }
+            for (int c = 0; c < CLASSES; c++) {
+                b[c] -= LEARNING_RATE * gradB[c] / n;
+                for (int i = 0; i < PIXELS; i++) {
+                    w[c][i] -= LEARNING_RATE * gradW[c][i] / n;
+                }
+            }
+            return new Step(loss, right, n);
+        }
+
+        /** The class this model gives the image at row {@code row} of {@code images}. */
+        public int predict(float[] images, int row) {
+            scores(images, row * PIXELS);
+            return predicted();
+        }
+
+        /** Fills {@code p} with exp(score - max score) and returns their sum. */
+        private double scores(float[] images, int offset) {
             double max = Double.NEGATIVE_INFINITY;
             for (int c = 0; c < CLASSES; c++) {
                 double z = b[c];
@@ -160,27 +226,20 @@ public final class SoftmaxRegression {
                 max = Math.max(max, z);
             }
             double sum = 0;
-            int predicted = 0;
             for (int c = 0; c < CLASSES; c++) {
-                predicted = p[c] > p[predicted] ? c : predicted;
                 p[c] = Math.exp(p[c] - max);
                 sum += p[c];
             }
-            int label = (int) labels[s];
-            stats.add(-Math.log(p[label] / sum), predicted == label);
-            for (int c = 0; c < CLASSES; c++) {
-                double g = p[c] / sum - (c == label ? 1 : 0);
-                gradB[c] += g;
-                for (int i = 0; i < PIXELS; i++) {
-                    gradW[c][i] += g * images[offset + i];
-                }
-            }
+            return sum;
         }
-        for (int c = 0; c < CLASSES; c++) {
-            b[c] -= LEARNING_RATE * gradB[c] / n;
-            for (int i = 0; i < PIXELS; i++) {
-                w[c][i] -= LEARNING_RATE * gradW[c][i] / n;
+
+        /** The class of the largest score in {@code p}; exp keeps the order. */
+        private int predicted() {
+            int best = 0;
+            for (int c = 1; c < CLASSES; c++) {
+                best = p[c] > p[best] ? c : best;
             }
+            return best;
         }
     }
 
@@ -191,10 +250,10 @@ public final class SoftmaxRegression {
         long right;
         long samples;
 
-        void add(double sampleLoss, boolean correct) {
-            loss += sampleLoss;
-            right += correct ? 1 : 0;
-            samples++;
+        void add(Step step) {
+            loss += step.loss();
+            right += step.right();
+            samples += step.samples();
         }
 
         Epoch finish(EpochListener listener) {

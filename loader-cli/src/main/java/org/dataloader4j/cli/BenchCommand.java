@@ -1,0 +1,205 @@
+package org.dataloader4j.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.dataloader4j.api.Batch;
+import org.dataloader4j.cli.internal.ExitCodes;
+import org.dataloader4j.cli.internal.FeatureOption;
+import org.dataloader4j.cli.internal.FileFormat;
+import org.dataloader4j.cli.internal.Progress;
+import org.dataloader4j.cli.internal.RecordScan;
+import org.dataloader4j.cli.internal.Units;
+import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.format.Compression;
+import org.dataloader4j.format.Framing;
+import org.dataloader4j.format.RawRecord;
+import org.dataloader4j.ofrecord.OFRecordRawDecoder;
+import org.dataloader4j.ofrecord.OFRecordReader;
+import org.dataloader4j.tfrecord.FixedLenFeature;
+import org.dataloader4j.tfrecord.TFRecordReader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code loader bench}: the full reading pipeline over a folder of record files, with a
+ * training loop that does nothing but take batches, so that the loop waits on the loader the
+ * whole time. Reports what the command measures itself: a single-threaded framing pass, the
+ * reader's build time, time to first batch, the read loop's records/s and MB/s, and the time
+ * spent waiting inside {@code read()}.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Run the full pipeline (load thread, ring, parse threads) over the record files in DIR "
+                + "with a training loop that only takes batches, and report records/s, MB/s, the time "
+                + "spent waiting in read() (input stall) and a breakdown by stage.",
+            "First a single-threaded pass reads every frame (decompression, framing and CRCs, no parsing): "
+                + "the rate that reading the files alone allows. It also warms the file cache for the pipeline run."},
+        footer = {"%nExample:%n  loader bench data/ --format ofrecord --feature images:float32:784 "
+                + "--feature labels:int64:1 --batch 256 --threads 2 --epochs 3", ExitCodes.HELP})
+final class BenchCommand implements Callable<Integer> {
+    @ParentCommand
+    private Loader loader;
+
+    @Mixin
+    private RecordInputs inputs;
+
+    @Option(names = "--feature", paramLabel = "NAME:TYPE:SHAPE", required = true,
+            description = "a dense feature to decode, e.g. images:float32:784 (repeat for more)")
+    private List<String> features;
+
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "256", description = "records per batch (default: ${DEFAULT-VALUE})")
+    private int batch;
+
+    @Option(names = "--threads", paramLabel = "N", description = "parse threads (default: the number of processors)")
+    private Integer threads;
+
+    @Option(names = "--epochs", paramLabel = "E", defaultValue = "1", description = "passes over the files (default: ${DEFAULT-VALUE})")
+    private int epochs;
+
+    @Option(names = "--ring", paramLabel = "N", description = "slots in the reader's ring, a power of two (default: the reader's)")
+    private Integer ring;
+
+    @Option(names = "--shuffle", paramLabel = "SEED", description = "shuffle records with this seed (default: no shuffle)")
+    private Long shuffle;
+
+    @Override
+    public Integer call() throws IOException {
+        if (epochs < 1) {
+            throw new IllegalArgumentException("--epochs must be > 0: epochs=" + epochs);
+        }
+        List<FeatureOption> specs = features.stream().map(FeatureOption::parse).toList();
+        List<Path> files = inputs.files();
+        Framing framing = inputs.formatOf(files.get(0)).framing();
+        PrintWriter out = loader.terminal().out();
+
+        long fileBytes = 0;
+        for (Path f : files) {
+            fileBytes += Files.size(f);
+            if (framing == Framing.OFRECORD && FileFormat.of(f, Framing.OFRECORD).compression() != Compression.NONE) {
+                throw new IllegalArgumentException(f + ": the OFRecord reader maps files and cannot read a compressed one");
+            }
+        }
+        FramingPass pass = framingPass(files, framing, fileBytes);
+        out.printf("bench %s: %s, %d %s, %s, %,d records; batch %d, %s, %d %s%n", String.join(" ", inputs.paths().stream().map(Path::toString).toList()),
+                FileFormat.name(framing), files.size(), files.size() == 1 ? "file" : "files", Units.megabytes(fileBytes),
+                pass.records, batch, threads == null ? "default parse threads" : threads + " parse threads",
+                epochs, epochs == 1 ? "epoch" : "epochs");
+        out.printf("framing pass (1 thread: read, decompress, frames, CRCs; no parsing)%n");
+        out.printf("  %-28s %s  %s  %s%n", "all files", Units.seconds(pass.nanos),
+                Units.perSecond(pass.records, pass.nanos, "records"), Units.megabytesPerSecond(pass.payloadBytes, pass.nanos));
+
+        Run run = pipeline(files, framing, specs, pass.records * epochs);
+        long loop = run.loopEnd - run.built;
+        long payload = pass.payloadBytes * epochs;
+        out.printf("pipeline (load thread, ring, parse threads; the loop only takes batches)%n");
+        out.printf("  %-28s %s%n", "build (open, map, plan)", Units.seconds(run.built - run.start));
+        out.printf("  %-28s %s%n", "time to first batch", Units.seconds(run.firstBatch - run.built));
+        out.printf("  %-28s %s  %s  %s of records, %s of tensors%n", "read loop, " + String.format("%,d", run.records) + " records",
+                Units.seconds(loop), Units.perSecond(run.records, loop, "records"), Units.megabytesPerSecond(payload, loop),
+                Units.megabytesPerSecond(run.tensorBytes, loop));
+        out.printf("  %-28s %s  (%s of the read loop)%n", "input stall (inside read())", Units.seconds(run.stall),
+                Units.percent(run.stall, loop));
+        out.printf("  %-28s %s%n", "close", Units.seconds(run.closed - run.loopEnd));
+        out.printf("not measured: the load and parse stages' own times (the reader reports no per-stage metrics)%n");
+        return ExitCodes.OK;
+    }
+
+    /** What the framing pass saw. */
+    private record FramingPass(long records, long payloadBytes, long nanos) {
+    }
+
+    private FramingPass framingPass(List<Path> files, Framing framing, long fileBytes) throws IOException {
+        long records = 0;
+        long payload = 0;
+        long done = 0;
+        long start = System.nanoTime();
+        try (Progress progress = Progress.start(loader.terminal(), "framing pass", fileBytes)) {
+            for (Path f : files) {
+                try (RecordScan scan = RecordScan.open(f, FileFormat.of(f, framing))) {
+                    for (RawRecord r = scan.next(); r != null; r = scan.next()) {
+                        records++;
+                        payload += r.payload().length;
+                        progress.update(done + scan.position(), records + " records");
+                    }
+                }
+                done += Files.size(f);
+            }
+        }
+        return new FramingPass(records, payload, System.nanoTime() - start);
+    }
+
+    /** The pipeline run's clock readings (System.nanoTime) and counts. */
+    private static final class Run {
+        long start;
+        long built;
+        long firstBatch;
+        long loopEnd;
+        long closed;
+        long stall;
+        long records;
+        long tensorBytes;
+    }
+
+    private Run pipeline(List<Path> files, Framing framing, List<FeatureOption> specs, long expected) {
+        Run run = new Run();
+        run.start = System.nanoTime();
+        try (DataReader reader = build(files, framing, specs);
+             Progress progress = Progress.start(loader.terminal(), "pipeline", expected)) {
+            run.built = System.nanoTime();
+            while (true) {
+                long before = System.nanoTime();
+                Batch b = reader.read();
+                long after = System.nanoTime();
+                run.stall += after - before;
+                if (b == null) {
+                    run.loopEnd = after;
+                    break;
+                }
+                if (run.records == 0) {
+                    run.firstBatch = after;
+                }
+                run.records += b.size();
+                for (String name : b.names()) {
+                    run.tensorBytes += b.tensor(name).segment().byteSize();
+                }
+                progress.update(run.records, Units.perSecond(run.records, after - run.built, "records"));
+            }
+        }
+        run.closed = System.nanoTime();
+        if (run.records == 0) {
+            run.firstBatch = run.loopEnd;
+        }
+        return run;
+    }
+
+    private DataReader build(List<Path> files, Framing framing, List<FeatureOption> specs) {
+        if (framing == Framing.OFRECORD) {
+            OFRecordReader.Builder b = OFRecordReader.builder();
+            specs.forEach(s -> b.decoder(OFRecordRawDecoder.of(s.name(), s.shape(), s.dataType())));
+            return configure(b, files).build();
+        }
+        TFRecordReader.Builder b = TFRecordReader.builder();
+        specs.forEach(s -> b.feature(FixedLenFeature.of(s.name(), s.shape(), s.dataType())));
+        return configure(b, files).build();
+    }
+
+    private <B extends org.dataloader4j.core.FilePipelineBuilder<B>> B configure(B b, List<Path> files) {
+        b.files(new ArrayList<>(files)).batchSize(batch).epochs(epochs).name("bench");
+        if (threads != null) {
+            b.parseThreads(threads);
+        }
+        if (ring != null) {
+            b.ringSize(ring);
+        }
+        if (shuffle != null) {
+            b.randomShuffle(true).seed(shuffle);
+        }
+        return b;
+    }
+}

@@ -1,0 +1,76 @@
+package org.dataloader4j.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.dataloader4j.samples.SoftmaxRegression;
+import org.dataloader4j.testkit.SharedTestData;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+class BenchCommandTest {
+    private static final Pattern READ_LOOP = Pattern.compile("  read loop, ([\\d,]+) records .*");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(60)
+    void readsEveryRecordOfEveryEpochThroughTheFullPipeline() throws IOException {
+        SoftmaxRegression.writeData(dir, 1000, 3, 5);
+        Cli.Result r = Cli.run("bench", dir.toString(), "--format", "ofrecord", "--feature", "images:float32:784",
+                "--feature", "labels:int64:1", "--batch", "64", "--threads", "2", "--epochs", "3");
+        assertEquals(0, r.code(), r::toString);
+        assertTrue(r.lines().get(0).contains("ofrecord, 3 files") && r.lines().get(0).contains("1,000 records"), r::toString);
+        assertEquals(3000, readLoopRecords(r));
+        assertTrue(r.out().contains("input stall (inside read())"), r::toString);
+        assertTrue(r.out().contains("time to first batch"), r::toString);
+    }
+
+    @Test
+    @Timeout(60)
+    void benchesARealTFRecordFile() {
+        Path mnist = SharedTestData.file("tensorflow-tfx/mnist/mnist.tfrecord");
+        Cli.Result r = Cli.run("bench", mnist.toString(), "--feature", "image_floats:float:784", "--feature", "image_class:int64:1",
+                "--batch", "100", "--threads", "1");
+        assertEquals(0, r.code(), r::toString);
+        assertTrue(r.lines().get(0).contains("tfrecord, 1 file"), r::toString);
+        assertEquals(1000, readLoopRecords(r));
+    }
+
+    /** A feature shape that does not fit the records fails the read loop with the parser's one-line cause. */
+    @Test
+    @Timeout(60)
+    void aFeatureThatDoesNotFitIsOneLineAndExitsOne() throws IOException {
+        SoftmaxRegression.writeData(dir, 10, 1, 5);
+        Cli.Result r = Cli.run("bench", dir.toString(), "--feature", "images:float32:10", "--feature", "labels:int64:1");
+        assertEquals(1, r.code(), r::toString);
+        List<String> err = r.err().lines().toList();
+        assertEquals(1, err.size(), r::toString);
+        assertTrue(err.get(0).startsWith("loader: " + dir.resolve("part-00000")), r::toString);
+    }
+
+    @Test
+    void aBadFeatureSpecIsAUsageError() {
+        Cli.Result r = Cli.run("bench", dir.toString(), "--feature", "images:float32");
+        assertEquals(2, r.code(), r::toString);
+        assertEquals(List.of("loader: --feature must be NAME:TYPE:SHAPE, e.g. images:float32:784: feature=images:float32"),
+                r.err().lines().toList());
+    }
+
+    private static long readLoopRecords(Cli.Result r) {
+        for (String line : r.lines()) {
+            Matcher m = READ_LOOP.matcher(line);
+            if (m.matches()) {
+                return Long.parseLong(m.group(1).replace(",", ""));
+            }
+        }
+        throw new AssertionError("no read loop line: " + r);
+    }
+}
