@@ -15,6 +15,7 @@ import org.dataloader4j.cli.internal.Progress;
 import org.dataloader4j.cli.internal.RecordScan;
 import org.dataloader4j.cli.internal.Units;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.core.reader.ReaderMetrics;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.RawRecord;
@@ -106,7 +107,15 @@ final class BenchCommand implements Callable<Integer> {
         out.printf("  %-28s %s  (%s of the read loop)%n", "input stall (inside read())", Units.seconds(run.stall),
                 Units.percent(run.stall, loop));
         out.printf("  %-28s %s%n", "close", Units.seconds(run.closed - run.loopEnd));
-        out.printf("not measured: the load and parse stages' own times (the reader reports no per-stage metrics)%n");
+        ReaderMetrics m = run.metrics;
+        out.printf("stages (the reader's own counters)%n");
+        out.printf("  %-28s %s  (%s of the read loop)%n", "load: in the dataset", Units.seconds(m.loadBusy().toNanos()),
+                Units.percent(m.loadBusy().toNanos(), loop));
+        out.printf("  %-28s %s  (%s of the read loop)%n", "load: waiting for a slot", Units.seconds(m.loadBlocked().toNanos()),
+                Units.percent(m.loadBlocked().toNanos(), loop));
+        out.printf("  %-28s %s  (%s of the read loop)%n", "parse: in the parser", Units.seconds(m.parseBusy().toNanos()),
+                Units.percent(m.parseBusy().toNanos(), loop));
+        out.printf("  %-28s %,d samples, %,d batches parsed, %,d read%n", "counted", m.samples(), m.batchesParsed(), m.batchesRead());
         return ExitCodes.OK;
     }
 
@@ -144,6 +153,7 @@ final class BenchCommand implements Callable<Integer> {
         long stall;
         long records;
         long tensorBytes;
+        ReaderMetrics metrics;
     }
 
     private Run pipeline(List<Path> files, Framing framing, List<FeatureOption> specs, long expected) {
@@ -170,6 +180,7 @@ final class BenchCommand implements Callable<Integer> {
                 }
                 progress.update(run.records, Units.perSecond(run.records, after - run.built, "records"));
             }
+            run.metrics = reader.metrics();
         }
         run.closed = System.nanoTime();
         if (run.records == 0) {

@@ -31,6 +31,8 @@ class BenchCommandTest {
         assertEquals(3000, readLoopRecords(r));
         assertTrue(r.out().contains("input stall (inside read())"), r::toString);
         assertTrue(r.out().contains("time to first batch"), r::toString);
+        assertTrue(r.out().contains("parse: in the parser") && r.out().contains("load: in the dataset"), r::toString);
+        assertTrue(r.out().contains("3,000 samples"), r::toString);
     }
 
     @Test
