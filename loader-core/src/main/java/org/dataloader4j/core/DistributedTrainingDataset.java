@@ -23,8 +23,8 @@ import org.dataloader4j.core.parallel.BalancedSplitter;
  * shuffle over a {@code java.util.Random}), computed for that epoch alone in {@code O(N)}
  * memory. The {@link Remainder} fixes the length {@code L = m·S} of the global stream, where
  * {@code m} is every rank's count ({@link #size()}): {@code floor(N/S)} for DROP (the tail of
- * the order is dropped), {@code ceil(N/S)} for WRAP and PAD (position {@code p >= N} takes the
- * order's entry {@code p mod N}; under PAD it is marked {@link Sharded#padding()}). Rank
+ * the order is dropped), {@code ceil(N/S)} for WRAP and PAD_WITH_MASK (position {@code p >= N} takes the
+ * order's entry {@code p mod N}; under PAD_WITH_MASK it is marked {@link Sharded#padding()}). Rank
  * {@code r} takes positions {@code r, r+S, …} (STRIDE) or the {@code r}-th contiguous block of
  * {@code L} ({@link BalancedSplitter}, CONTIGUOUS). So within an epoch no index is missed or
  * repeated across ranks, apart from the dropped tail or the wrapped padding.
@@ -80,7 +80,7 @@ public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> 
         }
         if (options.remainder() == Remainder.DROP && n < s) {
             throw new IllegalArgumentException("DROP leaves every rank empty when size < worldSize: size=" + n
-                    + " worldSize=" + s + "; use WRAP or PAD");
+                    + " worldSize=" + s + "; use WRAP or PAD_WITH_MASK");
         }
         if (options.shuffle() && n > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("a shuffle holds at most " + (Integer.MAX_VALUE - 8) + " indices: size=" + n);
@@ -126,7 +126,7 @@ public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> 
                 : blocks.start(options.rank()) + position;
         position++;
         long index = indexAt(global % n);
-        return List.of(new Sharded<>(upstream.at(index), index, options.remainder() == Remainder.PAD && global >= n));
+        return List.of(new Sharded<>(upstream.at(index), index, options.remainder() == Remainder.PAD_WITH_MASK && global >= n));
     }
 
     /** Entry {@code p} of the current epoch's global order. */
@@ -247,11 +247,11 @@ public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> 
      * The bare samples, for parsers that take {@code T}: a view that owns this dataset and shares
      * its state.
      *
-     * @throws IllegalStateException under PAD, whose padding marks the view would lose
+     * @throws IllegalStateException under PAD_WITH_MASK, whose padding marks the view would lose
      */
     public Dataset<T> unwrapped() {
-        if (options.remainder() == Remainder.PAD) {
-            throw new IllegalStateException("PAD marks padding samples, which unwrapped() would lose: remainder=PAD");
+        if (options.remainder() == Remainder.PAD_WITH_MASK) {
+            throw new IllegalStateException("PAD_WITH_MASK marks padding samples, which unwrapped() would lose: remainder=PAD_WITH_MASK");
         }
         return new Unwrapped<>(this);
     }

@@ -42,8 +42,8 @@ public record DistributedTrainingOptions(int rank, int worldSize, Mode mode, boo
          * Every rank takes {@code ceil(N / S)} samples; the global order is extended by wrapping
          * around to its start, the extra samples marked {@link Sharded#padding()}.
          */
-        PAD,
-        /** As {@link #PAD}, but the extra samples are not marked: PyTorch's {@code drop_last=False}. */
+        PAD_WITH_MASK,
+        /** As {@link #PAD_WITH_MASK}, but the extra samples are not marked: PyTorch's {@code drop_last=False}. */
         WRAP
     }
 

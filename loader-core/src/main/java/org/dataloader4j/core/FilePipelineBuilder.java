@@ -117,7 +117,7 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
      * stream, epoch after epoch, the same number of steps on every rank. The options hold the
      * rank, world size, epochs and the per-epoch permutation, so {@link #shard}, {@link #epochs}
      * and {@link #shuffleAfterEpoch} must be left unset; {@link #randomShuffle} still shuffles
-     * this rank's samples through a buffer. Under {@link DistributedTrainingOptions.Remainder#PAD}
+     * this rank's samples through a buffer. Under {@link DistributedTrainingOptions.Remainder#PAD_WITH_MASK}
      * each batch has a {@code valid} output ({@link ValidMaskParser}). Only for formats of framed
      * records (OFRecord, uncompressed TFRecord).
      */
@@ -296,7 +296,7 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
             records.close();
             throw e;
         }
-        return distributed.remainder() == DistributedTrainingOptions.Remainder.PAD
+        return distributed.remainder() == DistributedTrainingOptions.Remainder.PAD_WITH_MASK
                 ? pipeline(share, new ValidMaskParser<>(parser))
                 : pipeline(share.unwrapped(), parser);
     }

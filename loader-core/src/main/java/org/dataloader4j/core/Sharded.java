@@ -4,7 +4,7 @@ import org.dataloader4j.api.ByteSized;
 
 /**
  * One sample of a rank's share, as {@link DistributedTrainingDataset} yields it: the sample and
- * whether it is padding. Padding samples exist only under {@link DistributedTrainingOptions.Remainder#PAD}:
+ * whether it is padding. Padding samples exist only under {@link DistributedTrainingOptions.Remainder#PAD_WITH_MASK}:
  * they repeat samples from the start of the epoch's global order so that every rank takes the
  * same number of steps, and a consumer should give them zero weight (a {@code valid} mask of
  * {@code !padding()}).

@@ -13,7 +13,7 @@ import org.dataloader4j.api.TensorSpec;
 
 /**
  * Parses the samples of a {@link DistributedTrainingDataset} with
- * {@link DistributedTrainingOptions.Remainder#PAD}: the wrapped parser fills its outputs from the
+ * {@link DistributedTrainingOptions.Remainder#PAD_WITH_MASK}: the wrapped parser fills its outputs from the
  * samples themselves, and this one adds {@link #VALID}, a UINT8 tensor of shape {@code (batch,)}
  * holding 1 for a real sample and 0 for padding, so that evaluation can weigh padding by zero and
  * stay exact while every rank takes the same number of steps.

@@ -103,7 +103,7 @@ class DistributedTrainingDatasetTest {
                     assertTrue(IntStream.of(counts).allMatch(c -> c <= 1), "no duplicates, " + where);
                     assertEquals(0, padding, where);
                 }
-                case PAD -> {
+                case PAD_WITH_MASK -> {
                     assertTrue(IntStream.of(counts).allMatch(c -> c == 1), "every sample once, " + where);
                     assertEquals(m * s - n, padding, where);
                 }
@@ -133,7 +133,7 @@ class DistributedTrainingDatasetTest {
     void contiguousWorksWhereOneFlowRunsOffTheEnd() {
         // N=5, S=4: OneFlow's shard size 2 puts rank 3 at position 6 > 5; here rank 3 wraps.
         assertEquals(List.of(1, 2), drain(dataset(5, 3, 4, Mode.CONTIGUOUS, false, Remainder.WRAP, 1).unwrapped()));
-        List<Sharded<Integer>> padded = drain(dataset(5, 3, 4, Mode.CONTIGUOUS, false, Remainder.PAD, 1));
+        List<Sharded<Integer>> padded = drain(dataset(5, 3, 4, Mode.CONTIGUOUS, false, Remainder.PAD_WITH_MASK, 1));
         assertEquals(List.of(new Sharded<>(1, 1, true), new Sharded<>(2, 2, true)), padded);
         assertEquals(List.of(0), drain(dataset(1, 6, 7, Mode.CONTIGUOUS, false, Remainder.WRAP, 1).unwrapped()));
     }
@@ -175,7 +175,7 @@ class DistributedTrainingDatasetTest {
         for (Mode mode : Mode.values()) {
             for (Remainder remainder : Remainder.values()) {
                 out.add(Arguments.of(7, 3, mode, remainder));
-                out.add(Arguments.of(2, 3, mode, remainder == Remainder.DROP ? Remainder.PAD : remainder));
+                out.add(Arguments.of(2, 3, mode, remainder == Remainder.DROP ? Remainder.PAD_WITH_MASK : remainder));
                 out.add(Arguments.of(12, 4, mode, remainder));
             }
         }
@@ -317,7 +317,7 @@ class DistributedTrainingDatasetTest {
             assertFalse(ds.next().isEmpty());
         }
         assertEquals(9, ds.epoch());
-        var padded = dataset(3, options(1, 2).remainder(Remainder.PAD).build());
+        var padded = dataset(3, options(1, 2).remainder(Remainder.PAD_WITH_MASK).build());
         assertThrows(IllegalStateException.class, padded::unwrapped);
     }
 

@@ -91,7 +91,7 @@ class DistributedOFRecordTest {
         List<Integer> rows = new ArrayList<>();
         for (int rank = 0; rank < WORLD; rank++) {
             DistributedTrainingOptions options = DistributedTrainingOptions.builder().rank(rank).worldSize(WORLD)
-                    .remainder(DistributedTrainingOptions.Remainder.PAD).build();
+                    .remainder(DistributedTrainingOptions.Remainder.PAD_WITH_MASK).build();
             var batches = new BatchDataset<>(new DistributedTrainingDataset<>(OFRecordFiles.open(files, 1, dir.resolve("index")), options), 16, false);
             int rankRows = 0;
             try (DataReader reader = DataReader.builder(batches,
@@ -116,7 +116,7 @@ class DistributedOFRecordTest {
         assertEquals(RECORDS, valid.stream().distinct().count());
     }
 
-    /** The rows one rank read through a whole reader: ids, the valid mask (all 1 without PAD), and the batches. */
+    /** The rows one rank read through a whole reader: ids, the valid mask (all 1 without PAD_WITH_MASK), and the batches. */
     private record RankRun(List<Long> ids, List<Boolean> valid, int batches) {
     }
 
@@ -149,7 +149,7 @@ class DistributedOFRecordTest {
         int batches = 0;
         for (Batch b : reader) {
             long[] batchIds = b.tensor("id").toLongArray();
-            byte[] mask = remainder == Remainder.PAD ? b.tensor(ValidMaskParser.VALID).toByteArray() : null;
+            byte[] mask = remainder == Remainder.PAD_WITH_MASK ? b.tensor(ValidMaskParser.VALID).toByteArray() : null;
             for (int r = 0; r < b.size(); r++) {
                 ids.add(batchIds[r]);
                 valid.add(mask == null || mask[r] == 1);
@@ -163,8 +163,8 @@ class DistributedOFRecordTest {
      * For seeded combinations of records, ranks, batch size, mode and remainder, over two shuffled
      * epochs: every rank takes the same number of steps, and the global order that the ranks'
      * shares make up (rank r's i-th sample at position r + i*S under STRIDE, r*m + i under
-     * CONTIGUOUS) holds every record exactly once, followed under PAD and WRAP by repeats of its
-     * start (marked invalid under PAD) and cut short under DROP.
+     * CONTIGUOUS) holds every record exactly once, followed under PAD_WITH_MASK and WRAP by repeats of its
+     * start (marked invalid under PAD_WITH_MASK) and cut short under DROP.
      */
     @Test
     @Timeout(60)
@@ -223,7 +223,7 @@ class DistributedOFRecordTest {
                         if (p >= n) {
                             assertEquals(global[p - n], global[p], "position " + p + " repeats position " + (p - n) + ", " + at);
                         }
-                        assertEquals(remainder != Remainder.PAD || p < n, valid[p], "valid at position " + p + ", " + at);
+                        assertEquals(remainder != Remainder.PAD_WITH_MASK || p < n, valid[p], "valid at position " + p + ", " + at);
                     }
                 }
                 checked++;
@@ -238,7 +238,7 @@ class DistributedOFRecordTest {
     void aStateTakenOnAnotherWorldSizeIsRefusedNamingBoth() throws IOException {
         List<Path> files = files(30);
         DistributedTrainingOptions.Builder options = DistributedTrainingOptions.builder().rank(0).mode(Mode.STRIDE)
-                .remainder(Remainder.PAD).shuffle(true).seed(3);
+                .remainder(Remainder.PAD_WITH_MASK).shuffle(true).seed(3);
         DatasetState state;
         try (DataReader reader = reader(files, 4, options.worldSize(2).build()).build()) {
             reader.read();

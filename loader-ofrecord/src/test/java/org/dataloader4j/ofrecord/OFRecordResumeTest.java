@@ -118,12 +118,12 @@ class OFRecordResumeTest {
 
     @ParameterizedTest(name = "{0} {1} randomShuffle={2}")
     @CsvSource({
-        "PAD,  STRIDE,     false", "PAD,  STRIDE,     true", "PAD,  CONTIGUOUS, false", "PAD,  CONTIGUOUS, true",
+        "PAD_WITH_MASK,  STRIDE,     false", "PAD_WITH_MASK,  STRIDE,     true", "PAD_WITH_MASK,  CONTIGUOUS, false", "PAD_WITH_MASK,  CONTIGUOUS, true",
         "WRAP, STRIDE,     false", "WRAP, STRIDE,     true", "WRAP, CONTIGUOUS, false", "WRAP, CONTIGUOUS, true",
         "DROP, STRIDE,     false", "DROP, STRIDE,     true", "DROP, CONTIGUOUS, false", "DROP, CONTIGUOUS, true"})
     @Timeout(60)
     void aDistributedRunResumesAtEveryBatch(Remainder remainder, Mode mode, boolean randomShuffle) throws IOException {
-        // 50 records over 3 ranks: the last rank's share is padded (PAD, WRAP) or the tail dropped (DROP).
+        // 50 records over 3 ranks: the last rank's share is padded (PAD_WITH_MASK, WRAP) or the tail dropped (DROP).
         writeRecords(50);
         int worldSize = 3;
         DistributedTrainingOptions options = DistributedTrainingOptions.builder().rank(worldSize - 1).worldSize(worldSize)
@@ -133,7 +133,7 @@ class OFRecordResumeTest {
 
         int perRank = remainder == Remainder.DROP ? 50 / worldSize : (50 + worldSize - 1) / worldSize;
         assertEquals(2 * perRank, run.batches().stream().mapToInt(ResumeRuns.Seen::size).sum(), "two epochs of this rank's share");
-        if (remainder == Remainder.PAD) {
+        if (remainder == Remainder.PAD_WITH_MASK) {
             long padding = run.batches().stream().flatMap(b -> asList(b.output(ValidMaskParser.VALID)).stream())
                     .filter(v -> v == 0).count();
             assertEquals(2 * (perRank * worldSize - 50), padding, "the padding rows, marked in the valid mask");

@@ -102,7 +102,7 @@ class TFRecordResumeTest {
     /** This rank's share, padded, of two shuffled epochs, shuffled again through a buffer. */
     private TFRecordReader.Builder distributed(Path data, int worldSize) {
         DistributedTrainingOptions options = DistributedTrainingOptions.builder().rank(worldSize - 1).worldSize(worldSize)
-                .mode(Mode.STRIDE).remainder(Remainder.PAD).shuffle(true).seed(SEED).epochs(2).build();
+                .mode(Mode.STRIDE).remainder(Remainder.PAD_WITH_MASK).shuffle(true).seed(SEED).epochs(2).build();
         return builder(data, 4).distributed(options).indexDir(dir.resolve("index"))
                 .randomShuffle(true).shuffleBufferSize(6).seed(SEED);
     }
