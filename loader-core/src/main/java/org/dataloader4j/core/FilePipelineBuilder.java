@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.Parser;
@@ -275,14 +276,12 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
      * @throws IllegalArgumentException if {@link #distributed} is combined with file sharding,
      *                                  epochs or a file order, or the batch size is not set
      */
-    protected DataReader assembleRecords(java.util.function.Function<List<Path>, Dataset<RecordSlice>> fileDataset,
+    protected DataReader assembleRecords(Function<List<Path>, Dataset<RecordSlice>> fileDataset,
                                          FrameReader frames, Parser<RecordSlice> parser) {
         if (distributed == null) {
             return assemble(fileDataset.apply(resolveFiles()), parser);
         }
-        if (batchSize < 0) {
-            throw new IllegalArgumentException("batchSize must be set");
-        }
+        checkBatchSize(null);
         if (worldSize != 1 || epochs != 1 || shuffleAfterEpoch) {
             throw new IllegalArgumentException("distributed(options) sets the ranks, epochs and order itself: leave shard,"
                     + " epochs and shuffleAfterEpoch unset (shard=" + rank + "/" + worldSize + " epochs=" + epochs
@@ -308,16 +307,23 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
      * @throws IllegalArgumentException if the batch size is not set
      */
     protected <T> DataReader assemble(Dataset<T> source, Parser<? super T> parser) {
-        if (batchSize < 0) {
-            source.close();
-            throw new IllegalArgumentException("batchSize must be set");
-        }
+        checkBatchSize(source);
         if (distributed != null) {
             source.close();
             throw new IllegalArgumentException("distributed(options) deals out framed records through an index;"
                     + " this reader has none: use shard(rank, worldSize) to share whole files");
         }
         return pipeline(source, parser);
+    }
+
+    /** Throws if the batch size is not set, closing {@code source} (may be null) first. */
+    private void checkBatchSize(Dataset<?> source) {
+        if (batchSize < 0) {
+            if (source != null) {
+                source.close();
+            }
+            throw new IllegalArgumentException("batchSize must be set");
+        }
     }
 
     private <T> DataReader pipeline(Dataset<T> source, Parser<? super T> parser) {

@@ -96,7 +96,9 @@ public final class RandomShuffleDataset<T> implements Dataset<T> {
     }
 
     private void fill() {
-        start = upstream.state();
+        if (locator == null) {
+            start = upstream.state();
+        }
         filled = true;
         while (buffer.size() < bufferSize) {
             List<T> samples = upstream.next();

@@ -94,7 +94,7 @@ public enum Compression {
             return NONE;
         }
         boolean tf = framing == Framing.TFRECORD;
-        if (tf && n == HEAD && TFRecordCrc.maskedCrc32c(b, 0, 8) == littleEndianInt(b, 8)) {
+        if (tf && n == HEAD && TFRecordCrc.isHeader(b, 0)) {
             return NONE;
         }
         if (n >= 2 && (b[0] & 0xff) == 0x1f && (b[1] & 0xff) == 0x8b && (tf || n >= 3 && b[2] == 8)) {

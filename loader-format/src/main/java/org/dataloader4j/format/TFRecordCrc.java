@@ -35,6 +35,14 @@ public final class TFRecordCrc {
     }
 
     /**
+     * Whether the 12 bytes of {@code b} from {@code off} are a TFRecord frame's header: an 8-byte
+     * little-endian length followed by its masked CRC32C. What tells a TFRecord stream apart.
+     */
+    public static boolean isHeader(byte[] b, int off) {
+        return b.length - off >= 12 && maskedCrc32c(b, off, 8) == Compression.littleEndianInt(b, off + 8);
+    }
+
+    /**
      * The masked CRC32C of the bytes from {@code buf}'s position to its limit; on return the
      * position is at the limit. Works on heap, direct and memory-mapped buffers alike (for a
      * mapped file, {@code segment.asByteBuffer()}).

@@ -35,8 +35,6 @@ public final class MiniDataset implements Dataset<MiniLine> {
     private final FileCursor cursor;
     private final RecordLocations locations;
     private FileChannel channel;
-    /** The index of the file {@link #channel} reads, when a fetch opened it. */
-    private int channelFile = -1;
     private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER_BYTES).flip();
     private byte[] lineBytes = new byte[256];
     private int lineLength;
@@ -113,15 +111,16 @@ public final class MiniDataset implements Dataset<MiniLine> {
         int n = at.length / RecordLocations.WIDTH;
         List<MiniLine> out = new ArrayList<>(n);
         Path file = null;
+        int open = -1;
         try {
             for (int i = 0; i < n; i++) {
                 int f = locations.file(at, i);
                 file = locations.files().get(f);
                 long offset = RecordLocations.offset(at, i);
-                if (channelFile != f) {
+                if (open != f) {
                     closeFile();
                     openAt(file, offset);
-                    channelFile = f;
+                    open = f;
                 } else {
                     channel.position(offset);
                     buffer.clear().flip();
@@ -201,7 +200,6 @@ public final class MiniDataset implements Dataset<MiniLine> {
                 throw new UncheckedIOException(e);
             } finally {
                 channel = null;
-                channelFile = -1;
             }
         }
     }

@@ -204,13 +204,18 @@ public final class TFRecordDataset implements Dataset<RecordSlice> {
 
     private Compression compressionOf(int i) {
         if (compressions[i] == null) {
-            try {
-                compressions[i] = compression != null ? compression : Compression.detect(cursor.files().get(i), Framing.TFRECORD);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + cursor.files().get(i), e);
-            }
+            compressions[i] = compressionOf(cursor.files().get(i), compression);
         }
         return compressions[i];
+    }
+
+    /** {@code given}, or if it is null the compression detected from {@code file}'s name and first bytes. */
+    static Compression compressionOf(Path file, Compression given) {
+        try {
+            return given != null ? given : Compression.detect(file, Framing.TFRECORD);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
     }
 
     @Override

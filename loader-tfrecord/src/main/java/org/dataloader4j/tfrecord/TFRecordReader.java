@@ -1,7 +1,5 @@
 package org.dataloader4j.tfrecord;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +7,6 @@ import java.util.Objects;
 import org.dataloader4j.core.FilePipelineBuilder;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.format.Compression;
-import org.dataloader4j.format.Framing;
 
 /**
  * Builds a {@link DataReader} over TFRecord files: {@code TFRecordDataset → [RandomShuffleDataset]
@@ -94,7 +91,7 @@ public final class TFRecordReader {
                     : ExampleParser.forExample(features);
             if (distributesRecords()) {
                 for (Path file : openedFiles()) {
-                    Compression c = compressionOf(file);
+                    Compression c = TFRecordDataset.compressionOf(file, compression);
                     if (c != Compression.NONE) {
                         throw new IllegalArgumentException("distributed(options) indexes the records of uncompressed files only, "
                                 + file + " is " + c + ": share compressed files among ranks with shard(rank, worldSize)");
@@ -103,14 +100,6 @@ public final class TFRecordReader {
             }
             return assembleRecords(files -> new TFRecordDataset(files, epochs(), shuffleAfterEpoch(), fileOrderSeed(),
                     compression, verifyCrc), TFRecordFrames.of(verifyCrc), parser);
-        }
-
-        private Compression compressionOf(Path file) {
-            try {
-                return compression != null ? compression : Compression.detect(file, Framing.TFRECORD);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + file, e);
-            }
         }
     }
 }

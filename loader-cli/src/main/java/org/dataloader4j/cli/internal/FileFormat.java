@@ -40,7 +40,7 @@ public record FileFormat(Framing framing, Compression compression) {
             // not TFRecord either, whose detection checks the header first.
             head = null;
         }
-        if (head != null && head.length == 12 && TFRecordCrc.maskedCrc32c(head, 0, 8) == littleEndianInt(head, 8)) {
+        if (head != null && TFRecordCrc.isHeader(head, 0)) {
             return new FileFormat(Framing.TFRECORD, asTF);
         }
         if (head != null && head.length == 0 && (asTF != Compression.NONE || tfName(file))) {
@@ -66,10 +66,6 @@ public record FileFormat(Framing framing, Compression compression) {
     private static boolean tfName(Path file) {
         String name = String.valueOf(file.getFileName()).toLowerCase(Locale.ROOT);
         return name.contains(".tfrecord") || name.endsWith(".tfr") || name.contains(".tfr.");
-    }
-
-    private static int littleEndianInt(byte[] b, int off) {
-        return (b[off] & 0xff) | (b[off + 1] & 0xff) << 8 | (b[off + 2] & 0xff) << 16 | (b[off + 3] & 0xff) << 24;
     }
 
     /** As {@code loader} prints it: {@code tfrecord, gzip}. */

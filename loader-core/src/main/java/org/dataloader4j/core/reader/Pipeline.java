@@ -7,6 +7,7 @@ import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
 import java.lang.foreign.Arena;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -305,7 +306,7 @@ final class Pipeline<T> {
     private String stacks(Duration stalled) {
         StringBuilder sb = new StringBuilder("reader " + options.name() + ": no batch for " + stalled.toMillis()
                 + " ms (watchdog " + options.watchdog().toMillis() + " ms); " + metrics() + "; thread stacks:");
-        List<Thread> threads = new java.util.ArrayList<>(List.of(loadThread, parseThread));
+        List<Thread> threads = new ArrayList<>(List.of(loadThread, parseThread));
         threads.addAll(loop.threads());
         for (Thread t : threads) {
             sb.append("\n\"").append(t.getName()).append("\" ").append(t.getState());
