@@ -15,6 +15,7 @@ import java.util.Random;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
+import org.dataloader4j.core.testing.ByteMutations;
 import org.dataloader4j.core.testing.TestBatch;
 import org.dataloader4j.format.proto.Feature;
 import org.dataloader4j.format.proto.OFRecord;
@@ -113,7 +114,7 @@ class OFRecordParserDifferentialTest {
             RandomRecords gen = new RandomRecords(random);
             List<Column> columns = gen.schema();
             Map<String, Values> features = gen.features(columns);
-            byte[] bytes = mutate(random, random.nextBoolean() ? RandomRecords.canonical(features) : gen.noisy(features));
+            byte[] bytes = ByteMutations.mutate(random, random.nextBoolean() ? RandomRecords.canonical(features) : gen.noisy(features));
             OFRecordParser parser = new OFRecordParser(columns.stream().map(Column::decoder).toList());
             OFRecord expected = protobuf(bytes);
             boolean fits = expected != null && columns.stream().allMatch(c -> Oracle.row(c.decoder(), expected) != null);
@@ -137,36 +138,6 @@ class OFRecordParserDifferentialTest {
             }
         }
         assertTrue(accepted > 100 && rejected > 100, "accepted " + accepted + ", rejected " + rejected + "; seed " + seed);
-    }
-
-    /** A byte flipped, the record cut short, a byte inserted or a run of bytes repeated. */
-    private static byte[] mutate(Random random, byte[] bytes) {
-        if (bytes.length == 0) {
-            return bytes;
-        }
-        int at = random.nextInt(bytes.length);
-        return switch (random.nextInt(4)) {
-            case 0 -> {
-                byte[] b = bytes.clone();
-                b[at] ^= (byte) (1 << random.nextInt(8));
-                yield b;
-            }
-            case 1 -> java.util.Arrays.copyOf(bytes, at);
-            case 2 -> {
-                byte[] b = new byte[bytes.length + 1];
-                System.arraycopy(bytes, 0, b, 0, at);
-                b[at] = (byte) random.nextInt(256);
-                System.arraycopy(bytes, at, b, at + 1, bytes.length - at);
-                yield b;
-            }
-            default -> {
-                int len = random.nextInt(Math.min(16, bytes.length - at)) + 1;
-                byte[] b = new byte[bytes.length + len];
-                System.arraycopy(bytes, 0, b, 0, at + len);
-                System.arraycopy(bytes, at, b, at + len, bytes.length - at);
-                yield b;
-            }
-        };
     }
 
     private static OFRecord protobuf(byte[] bytes) {

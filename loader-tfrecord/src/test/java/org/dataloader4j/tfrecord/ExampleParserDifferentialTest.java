@@ -19,6 +19,7 @@ import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.features.ListKind;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
+import org.dataloader4j.core.testing.ByteMutations;
 import org.dataloader4j.core.testing.TestBatch;
 import org.dataloader4j.format.tf.Example;
 import org.dataloader4j.format.tf.Feature;
@@ -139,7 +140,7 @@ class ExampleParserDifferentialTest {
             boolean sequence = round % 2 == 1;
             RandomExamples gen = new RandomExamples(new Random(seed));
             ExampleParser parser = parser(gen, sequence);
-            byte[] bytes = mutate(gen.random(), encode(gen, new NoisyEncoder(gen),
+            byte[] bytes = ByteMutations.mutate(gen.random(), encode(gen, new NoisyEncoder(gen),
                     gen.record(parser.features(), parser.featureLists()), sequence));
             boolean parses = protobuf(bytes, sequence) != null;
             boolean fits = parses && fits(parser, bytes);
@@ -267,35 +268,5 @@ class ExampleParserDifferentialTest {
                 }
             }
         }
-    }
-
-    /** A byte flipped, the record cut short, a byte inserted or a run of bytes repeated. */
-    private static byte[] mutate(Random random, byte[] bytes) {
-        if (bytes.length == 0) {
-            return bytes;
-        }
-        int at = random.nextInt(bytes.length);
-        return switch (random.nextInt(4)) {
-            case 0 -> {
-                byte[] b = bytes.clone();
-                b[at] ^= (byte) (1 << random.nextInt(8));
-                yield b;
-            }
-            case 1 -> Arrays.copyOf(bytes, at);
-            case 2 -> {
-                byte[] b = new byte[bytes.length + 1];
-                System.arraycopy(bytes, 0, b, 0, at);
-                b[at] = (byte) random.nextInt(256);
-                System.arraycopy(bytes, at, b, at + 1, bytes.length - at);
-                yield b;
-            }
-            default -> {
-                int len = random.nextInt(Math.min(16, bytes.length - at)) + 1;
-                byte[] b = new byte[bytes.length + len];
-                System.arraycopy(bytes, 0, b, 0, at + len);
-                System.arraycopy(bytes, at, b, at + len, bytes.length - at);
-                yield b;
-            }
-        };
     }
 }
