@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.protobuf.ByteString;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -121,14 +120,7 @@ class RealOFRecordFilesTest {
                     got.getInt32List().getValueList().stream().mapToLong(Integer::longValue).toArray(), where + ": values");
             case INT64 -> assertArrayEquals(want.longs(),
                     got.getInt64List().getValueList().stream().mapToLong(Long::longValue).toArray(), where + ": values");
-            case FLOAT -> {
-                List<Float> values = got.getFloatList().getValueList();
-                int[] bits = new int[values.size()];
-                for (int i = 0; i < bits.length; i++) {
-                    bits[i] = Float.floatToRawIntBits(values.get(i));
-                }
-                assertArrayEquals(want.floatBits(), bits, where + ": float bits");
-            }
+            case FLOAT -> TFExpectations.assertFloats(want, got.getFloatList().getValueList(), where);
             case DOUBLE -> {
                 List<Double> values = got.getDoubleList().getValueList();
                 long[] bits = new long[values.size()];
@@ -137,16 +129,7 @@ class RealOFRecordFilesTest {
                 }
                 assertArrayEquals(want.doubleBits(), bits, where + ": double bits");
             }
-            case BYTES -> {
-                List<ByteString> values = got.getBytesList().getValueList();
-                assertEquals(want.count(), values.size(), where + ": count");
-                for (int i = 0; i < values.size(); i++) {
-                    ExpectedBytes w = want.bytes().get(i);
-                    byte[] actual = values.get(i).toByteArray();
-                    assertTrue(w.matches(actual), where + ": value " + i + " is " + actual.length
-                            + " bytes, sha256 " + ExpectedBytes.sha256Hex(actual) + ", expected " + w);
-                }
-            }
+            case BYTES -> TFExpectations.assertBytes(want, got.getBytesList().getValueList(), where);
         }
         assertEquals(want.count(), count(got), where + ": count");
     }

@@ -56,29 +56,33 @@ final class TFExpectations {
         }
     }
 
+    /** {@code got} holds exactly the float bits {@code want} holds. */
+    static void assertFloats(ExpectedFeature want, List<Float> got, String where) {
+        int[] bits = new int[got.size()];
+        for (int i = 0; i < bits.length; i++) {
+            bits[i] = Float.floatToRawIntBits(got.get(i));
+        }
+        assertArrayEquals(want.floatBits(), bits, where + ": float bits");
+    }
+
+    /** {@code got} holds the byte strings {@code want} describes (whole, or by length and hash). */
+    static void assertBytes(ExpectedFeature want, List<ByteString> got, String where) {
+        assertEquals(want.count(), got.size(), where + ": count");
+        for (int i = 0; i < got.size(); i++) {
+            ExpectedBytes w = want.bytes().get(i);
+            byte[] actual = got.get(i).toByteArray();
+            assertTrue(w.matches(actual), where + ": value " + i + " is " + actual.length
+                    + " bytes, sha256 " + ExpectedBytes.sha256Hex(actual) + ", expected " + w);
+        }
+    }
+
     static void assertFeature(ExpectedFeature want, Feature got, String where) {
         assertEquals(want.type(), typeOf(got), where + ": type");
         switch (want.type()) {
             case INT64 -> assertArrayEquals(want.longs(),
                     got.getInt64List().getValueList().stream().mapToLong(Long::longValue).toArray(), where + ": values");
-            case FLOAT -> {
-                List<Float> values = got.getFloatList().getValueList();
-                int[] bits = new int[values.size()];
-                for (int i = 0; i < bits.length; i++) {
-                    bits[i] = Float.floatToRawIntBits(values.get(i));
-                }
-                assertArrayEquals(want.floatBits(), bits, where + ": float bits");
-            }
-            case BYTES -> {
-                List<ByteString> values = got.getBytesList().getValueList();
-                assertEquals(want.count(), values.size(), where + ": count");
-                for (int i = 0; i < values.size(); i++) {
-                    ExpectedBytes w = want.bytes().get(i);
-                    byte[] actual = values.get(i).toByteArray();
-                    assertTrue(w.matches(actual), where + ": value " + i + " is " + actual.length
-                            + " bytes, sha256 " + ExpectedBytes.sha256Hex(actual) + ", expected " + w);
-                }
-            }
+            case FLOAT -> assertFloats(want, got.getFloatList().getValueList(), where);
+            case BYTES -> assertBytes(want, got.getBytesList().getValueList(), where);
             default -> assertEquals(0, want.count(), where); // NONE; DOUBLE and INT32 failed on the type
         }
         assertEquals(want.count(), count(got), where + ": count");
