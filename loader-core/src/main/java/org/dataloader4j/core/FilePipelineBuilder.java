@@ -21,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * options and calls {@link #assemble} (or {@link #assembleRecords} for a format of framed
  * records). Every setter checks its argument at once.
  *
+ * <p>Reading is strict: the first corrupt record fails {@code read()}. With {@link #skipCorrupt},
+ * a {@link SkipCorruptDataset} right above the format's dataset replaces corrupt records by the
+ * next good ones, within a budget.
+ *
  * <p>Ranks share the data by whole files ({@link #shard}, OneFlow's way) or, for formats of
  * framed records, by records ({@link #distributed}): then the source is an
  * {@link IndexedRecordDataset} over every file and a {@link DistributedTrainingDataset} deals
@@ -52,6 +56,7 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     private DistributedTrainingOptions distributed;
     private Path indexDir;
     private Duration watchdog = Duration.ZERO;
+    private SkipPolicy skipCorrupt = SkipPolicy.STRICT;
 
     /** A builder whose reader threads are named after {@code defaultName} unless {@link #name} is set. */
     protected FilePipelineBuilder(String defaultName) {
@@ -202,6 +207,25 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         return self();
     }
 
+    /**
+     * Skips up to {@code maxRecords} corrupt records in all, each replaced by the next good one
+     * (see {@link SkipCorruptDataset}); one more fails {@code read()}. Default 0: strict, the
+     * first corrupt record fails {@code read()}.
+     */
+    public B skipCorrupt(long maxRecords) {
+        this.skipCorrupt = SkipPolicy.maxRecords(maxRecords);
+        return self();
+    }
+
+    /**
+     * Skips corrupt records while they are at most {@code maxRatio} of the records read so far,
+     * and at least one ({@link SkipPolicy#maxRatio}); each is replaced by the next good one.
+     */
+    public B skipCorrupt(double maxRatio) {
+        this.skipCorrupt = SkipPolicy.maxRatio(maxRatio);
+        return self();
+    }
+
     /** Continues from {@code state}, taken from {@link DataReader#state()} of a reader built alike. */
     public B restore(DatasetState state) {
         this.resume = Objects.requireNonNull(state, "state");
@@ -282,6 +306,10 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
             return assemble(fileDataset.apply(resolveFiles()), parser);
         }
         checkBatchSize(null);
+        if (!skipCorrupt.strict()) {
+            throw new IllegalArgumentException("distributed(options) does not skip corrupt records: a skip would change"
+                    + " one rank's step count alone; check the files with `loader verify` and leave skipCorrupt unset");
+        }
         if (worldSize != 1 || epochs != 1 || shuffleAfterEpoch) {
             throw new IllegalArgumentException("distributed(options) sets the ranks, epochs and order itself: leave shard,"
                     + " epochs and shuffleAfterEpoch unset (shard=" + rank + "/" + worldSize + " epochs=" + epochs
@@ -328,6 +356,15 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
 
     private <T> DataReader pipeline(Dataset<T> source, Parser<? super T> parser) {
         Dataset<T> dataset = source;
+        SkipCorruptDataset<T> skip = null;
+        if (!skipCorrupt.strict()) {
+            try {
+                dataset = skip = new SkipCorruptDataset<>(source, parser, skipCorrupt);
+            } catch (RuntimeException e) {
+                source.close();
+                throw e;
+            }
+        }
         if (randomShuffle) {
             long shuffleSeed = seed;
             if (shuffleSeed == -1) {
@@ -344,6 +381,9 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
                 .ringSize(ringSize)
                 .parseThreads(parseThreads)
                 .watchdog(watchdog);
+        if (skip != null) {
+            reader.corruptSkipped(skip::skipped);
+        }
         if (resume != null) {
             reader.restore(resume);
         }

@@ -35,4 +35,14 @@ public interface FrameReader {
      * @throws CorruptDataException naming file, record and offset if the frame is damaged
      */
     long payloadLength(MemorySegment file, long offset, String name, long record);
+
+    /**
+     * Where the next intact frame may start after {@link #payloadLength} threw for the frame at
+     * {@code offset}: a reader that skips corrupt records goes on from there. The default is the
+     * end of the file, for formats whose damaged length cannot be trusted and that have no way
+     * to find the next frame.
+     */
+    default long afterDamage(MemorySegment file, long offset) {
+        return file.byteSize();
+    }
 }

@@ -5,9 +5,11 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import org.dataloader4j.api.CorruptDataException;
 
 /**
  * Read-only memory mappings of a dataset's files, each made on first use and kept until
@@ -42,6 +44,32 @@ public final class MappedFiles implements AutoCloseable {
             }
         }
         return mappings[i];
+    }
+
+    /**
+     * The error for a fault reading a mapping of {@code file} at record {@code record}, offset
+     * {@code offset}: the file shrank (or was truncated) after it was mapped, so its last pages
+     * are gone. The JVM turns the fault into an {@link InternalError}; any other internal error
+     * is returned as it is.
+     */
+    public static RuntimeException shrunk(Path file, long mappedBytes, long record, long offset, InternalError fault) {
+        if (!isMappingFault(fault)) {
+            throw fault;
+        }
+        String now;
+        try {
+            now = Files.size(file) + " bytes";
+        } catch (IOException e) {
+            now = "unreadable (" + e + ")";
+        }
+        return new CorruptDataException(file.toString(), record, offset, "the file changed while being read: it had "
+                + mappedBytes + " bytes when mapped and is now " + now, fault);
+    }
+
+    /** Whether {@code error} is the JVM's report of a fault in a read of mapped memory. */
+    private static boolean isMappingFault(Throwable error) {
+        return error instanceof InternalError && error.getMessage() != null
+                && error.getMessage().contains("fault occurred in") && error.getMessage().contains("memory access");
     }
 
     /** Unmaps every file; slices handed out before become invalid. Idempotent. */

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.SampleLocator;
 
 /**
@@ -39,8 +40,41 @@ public final class MappedRecordLocator implements SampleLocator<RecordSlice> {
             throw new IllegalArgumentException("no record at offset " + offset + " of " + name + " (" + mapping.byteSize()
                     + " bytes)");
         }
-        long length = frames.payloadLength(mapping, offset, name, record);
-        return new RecordSlice(mapping.asSlice(offset + frames.headerBytes(), length), name, record, offset);
+        try {
+            long length = frames.payloadLength(mapping, offset, name, record);
+            return new RecordSlice(mapping.asSlice(offset + frames.headerBytes(), length), name, record, offset);
+        } catch (InternalError e) {
+            throw MappedFiles.shrunk(files.get(file), mapping.byteSize(), record, offset, e);
+        }
+    }
+
+    /**
+     * The record at {@code cursor} (inside its file), moving the cursor past it. If the frame is
+     * damaged, the cursor moves to where the format's {@link FrameReader#afterDamage} says the
+     * next intact frame may start (at most the file's end) before the error is thrown, so a
+     * reader that skips corrupt records goes on from there.
+     *
+     * @throws CorruptDataException naming file, record and offset if the frame is damaged
+     */
+    public RecordSlice next(FileCursor cursor) {
+        int file = cursor.fileIndex();
+        long offset = cursor.offset();
+        RecordSlice slice;
+        try {
+            slice = at(file, cursor.record(), offset);
+        } catch (CorruptDataException e) {
+            MemorySegment mapping = mappings.get(file);
+            long next = mapping.byteSize();
+            try {
+                next = Math.min(next, Math.max(offset + 1, frames.afterDamage(mapping, offset)));
+            } catch (InternalError fault) {
+                e.addSuppressed(MappedFiles.shrunk(files.get(file), mapping.byteSize(), cursor.record(), offset, fault));
+            }
+            cursor.advance(next - offset);
+            throw e;
+        }
+        cursor.advance(frameBytes(slice));
+        return slice;
     }
 
     /** The locations this locator writes and reads. */

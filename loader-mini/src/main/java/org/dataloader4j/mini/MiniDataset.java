@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.SampleLocator;
@@ -25,12 +26,16 @@ import org.dataloader4j.core.RecordLocations;
  * <p>The state holds the seed, so a resumed dataset reads the same file orders whatever seed
  * it was built with. A line is read as it is: checking that it holds two numbers is the parser's job, so a bad
  * line fails at its batch, naming the file and line. A last line without a line break is a
- * line; the empty rest after a final line break is not. The {@link #locator()} locates a line by
+ * line; the empty rest after a final line break is not. A line longer than
+ * {@link #MAX_LINE_BYTES} (a binary file, say) is a {@link CorruptDataException} rather than a
+ * growing buffer; the next {@code next()} goes on after its line break. The {@link #locator()} locates a line by
  * its file, number and byte offset, and fetches it again by reading just that line. Single-threaded.
  */
 public final class MiniDataset implements Dataset<MiniLine> {
     static final String KIND = "mini";
     private static final int BUFFER_BYTES = 64 * 1024;
+    /** The longest line kept, line break excluded: far more than two numbers need. */
+    public static final int MAX_LINE_BYTES = 64 * 1024;
 
     private final FileCursor cursor;
     private final RecordLocations locations;
@@ -59,7 +64,13 @@ public final class MiniDataset implements Dataset<MiniLine> {
                     openAt(cursor.file(), cursor.offset());
                 }
                 long start = cursor.offset();
-                int consumed = readLine();
+                long consumed = readLine();
+                if (lineLength > MAX_LINE_BYTES) {
+                    long line = cursor.record() + 1;
+                    cursor.advance(consumed);
+                    throw CorruptDataException.badLine(cursor.file().toString(), line, start,
+                            "line longer than " + MAX_LINE_BYTES + " bytes");
+                }
                 if (consumed >= 0) {
                     MiniLine line = new MiniLine(cursor.file(), cursor.record() + 1, start,
                             new String(lineBytes, 0, lineLength, StandardCharsets.UTF_8));
@@ -144,8 +155,8 @@ public final class MiniDataset implements Dataset<MiniLine> {
      *
      * @return the bytes it took, line break included; -1 at the end of the file
      */
-    private int readLine() throws IOException {
-        int consumed = 0;
+    private long readLine() throws IOException {
+        long consumed = 0;
         lineLength = 0;
         while (true) {
             if (!buffer.hasRemaining()) {
@@ -162,14 +173,17 @@ public final class MiniDataset implements Dataset<MiniLine> {
             if (b == '\n') {
                 return trimCarriageReturn(consumed);
             }
+            if (lineLength > MAX_LINE_BYTES) {
+                continue; // too long: read on to the line break, keeping nothing
+            }
             if (lineLength == lineBytes.length) {
-                lineBytes = Arrays.copyOf(lineBytes, lineLength * 2);
+                lineBytes = Arrays.copyOf(lineBytes, Math.min(lineLength * 2, MAX_LINE_BYTES + 1));
             }
             lineBytes[lineLength++] = b;
         }
     }
 
-    private int trimCarriageReturn(int consumed) {
+    private long trimCarriageReturn(long consumed) {
         if (lineLength > 0 && lineBytes[lineLength - 1] == '\r') {
             lineLength--;
         }

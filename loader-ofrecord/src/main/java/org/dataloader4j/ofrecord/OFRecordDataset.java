@@ -21,7 +21,9 @@ import org.dataloader4j.core.RecordSlice;
  * framing is checked record by record: an empty file is fine anywhere; a length field cut short,
  * a zero or negative length, or a length running past the end of its file is a
  * {@link CorruptDataException} naming the file, the record and its offset. (OneFlow aborts on
- * some of these and silently reads on into the next file on others.)
+ * some of these and silently reads on into the next file on others.) A damaged length cannot be
+ * trusted and nothing marks where the next frame starts, so a later {@code next()} goes on with
+ * the next file.
  *
  * <p>With {@code shuffleAfterEpoch}, every epoch after the first reads the files in an order
  * drawn from {@code seed + epoch} (see {@link FileCursor}). Single-threaded; the slices it returns may
@@ -50,9 +52,7 @@ public final class OFRecordDataset implements Dataset<RecordSlice> {
     public List<RecordSlice> next() {
         while (!cursor.ended()) {
             if (cursor.offset() < mappings.get(cursor.fileIndex()).byteSize()) {
-                RecordSlice slice = records.at(cursor.fileIndex(), cursor.record(), cursor.offset());
-                cursor.advance(records.frameBytes(slice));
-                return List.of(slice);
+                return List.of(records.next(cursor));
             }
             cursor.nextFile();
         }

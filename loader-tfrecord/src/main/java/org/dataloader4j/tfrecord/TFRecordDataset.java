@@ -41,6 +41,10 @@ import org.dataloader4j.format.RecordReader;
  * file once from its start up to the last record asked for (so resuming a shuffle buffer costs one
  * partial pass over each compressed file it holds records of).
  *
+ * <p>After a damaged record, a later {@code next()} goes on past it: in a mapped file past the
+ * frame if its length checks out, else at the next offset where a whole frame checks out; in a
+ * compressed file, which cannot be resynchronised, with the next file.
+ *
  * <p>Errors are worded as TensorFlow words them, plus the file:
  * {@code corrupted record at offset N in FILE (data CRC mismatch)},
  * {@code truncated record at offset N in FILE}. Single-threaded; the slices it returns may be
@@ -92,9 +96,7 @@ public final class TFRecordDataset implements Dataset<RecordSlice> {
         if (cursor.offset() == mappings.get(cursor.fileIndex()).byteSize()) {
             return null;
         }
-        RecordSlice slice = records.at(cursor.fileIndex(), cursor.record(), cursor.offset());
-        cursor.advance(records.frameBytes(slice));
-        return slice;
+        return records.next(cursor);
     }
 
     /** The next record of the current compressed file, or null at its end. */
@@ -104,7 +106,15 @@ public final class TFRecordDataset implements Dataset<RecordSlice> {
             // Resuming inside a compressed file: inflate and skip what was read before.
             skipTo(stream, cursor.fileIndex(), 0, cursor.record());
         }
-        RecordSlice slice = read(stream, cursor.fileIndex());
+        RecordSlice slice;
+        try {
+            slice = read(stream, cursor.fileIndex());
+        } catch (CorruptDataException e) {
+            // A stream cannot be resynchronised: the next call goes on with the next file.
+            closeStream();
+            cursor.nextFile();
+            throw e;
+        }
         if (slice != null) {
             cursor.advance(records.frameBytes(slice));
         }

@@ -53,18 +53,52 @@ final class TFRecordFrames implements FrameReader {
         if (remaining < HEADER) {
             throw truncated(name, record, offset);
         }
-        long length = file.get(LENGTH, offset);
-        if (verifyCrc && TFRecordCrc.maskedCrc32c(file.asSlice(offset, 8).asByteBuffer()) != file.get(CRC, offset + 8)) {
+        if (!lengthIntact(file, offset)) {
             throw crcMismatch("length", name, record, offset);
         }
-        if (length < 0 || length > remaining - HEADER - FOOTER) {
+        long length = file.get(LENGTH, offset);
+        if (!fits(file, offset, length)) {
             throw truncated(name, record, offset);
         }
-        if (verifyCrc && TFRecordCrc.maskedCrc32c(file.asSlice(offset + HEADER, length).asByteBuffer())
-                != file.get(CRC, offset + HEADER + length)) {
+        if (!dataIntact(file, offset, length)) {
             throw crcMismatch("data", name, record, offset);
         }
         return length;
+    }
+
+    /**
+     * Past the damaged frame if its length checks out (only its data or its data's CRC is
+     * damaged); otherwise, with CRCs checked, the first later offset where a whole frame checks
+     * out (a false match needs two 32-bit CRCs to agree by chance); otherwise the end of the file.
+     */
+    @Override
+    public long afterDamage(MemorySegment file, long offset) {
+        long size = file.byteSize();
+        if (size - offset >= HEADER && lengthIntact(file, offset) && fits(file, offset, file.get(LENGTH, offset))) {
+            return offset + HEADER + file.get(LENGTH, offset) + FOOTER;
+        }
+        if (!verifyCrc) {
+            return size;
+        }
+        for (long at = offset + 1; size - at >= HEADER + FOOTER; at++) {
+            if (lengthIntact(file, at) && fits(file, at, file.get(LENGTH, at)) && dataIntact(file, at, file.get(LENGTH, at))) {
+                return at;
+            }
+        }
+        return size;
+    }
+
+    private boolean lengthIntact(MemorySegment file, long offset) {
+        return !verifyCrc || TFRecordCrc.maskedCrc32c(file.asSlice(offset, 8).asByteBuffer()) == file.get(CRC, offset + 8);
+    }
+
+    private static boolean fits(MemorySegment file, long offset, long length) {
+        return length >= 0 && length <= file.byteSize() - offset - HEADER - FOOTER;
+    }
+
+    private boolean dataIntact(MemorySegment file, long offset, long length) {
+        return !verifyCrc || TFRecordCrc.maskedCrc32c(file.asSlice(offset + HEADER, length).asByteBuffer())
+                == file.get(CRC, offset + HEADER + length);
     }
 
     private static CorruptDataException truncated(String name, long record, long offset) {

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.DataLoaderException;
 import org.dataloader4j.api.Dataset;
@@ -62,7 +63,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
     private DatasetState delivered;
 
     private <T> DataReader(ReaderOptions options, Dataset<T> dataset, Parser<? super T> parser, DatasetState resume,
-                           Consumer<String> watchdogReport) {
+                           Consumer<String> watchdogReport, LongSupplier corruptSkipped) {
         this.options = options;
         this.dataset = dataset;
         List<TensorSpec> specs = checkedOutputs(parser, options.batchSize());
@@ -77,7 +78,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
                 dataset.restore(resume);
             }
             this.delivered = dataset.state();
-            this.pipeline = new Pipeline<>(options, dataset, parser, specs, arena, watchdogReport);
+            this.pipeline = new Pipeline<>(options, dataset, parser, specs, arena, watchdogReport, corruptSkipped);
             pipeline.start();
         } catch (Throwable t) {
             // A reader that fails to start owns nothing afterwards: free what it took.
@@ -89,7 +90,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
                 options.name(), options.ringSize(), bytesPerSlot, options.parseThreads());
     }
 
-    private static List<TensorSpec> checkedOutputs(Parser<?> parser, int batchSize) {
+    static List<TensorSpec> checkedOutputs(Parser<?> parser, int batchSize) {
         List<TensorSpec> specs = List.copyOf(parser.outputs(batchSize));
         Set<String> names = new HashSet<>();
         for (TensorSpec spec : specs) {
@@ -271,6 +272,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
         private DatasetState resume;
         private Duration watchdog = Duration.ZERO;
         private Consumer<String> watchdogReport = report -> LOG.warn("{}", report);
+        private LongSupplier corruptSkipped = () -> 0;
 
         private Builder(Dataset<T> dataset, Parser<? super T> parser) {
             this.dataset = Objects.requireNonNull(dataset, "dataset");
@@ -318,6 +320,16 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
             return watchdog(timeout);
         }
 
+        /**
+         * Where {@link #metrics()} reads the number of corrupt records skipped: the
+         * {@code skipped()} of the stack's {@code SkipCorruptDataset}, read from any thread.
+         * Default: none skipped.
+         */
+        public Builder<T> corruptSkipped(LongSupplier count) {
+            this.corruptSkipped = Objects.requireNonNull(count, "count");
+            return this;
+        }
+
         /** Restores the dataset to {@code state} (from {@link DataReader#state()}) before reading. */
         public Builder<T> restore(DatasetState state) {
             this.resume = Objects.requireNonNull(state, "state");
@@ -335,7 +347,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
                 throw new IllegalArgumentException("batchSize must be set");
             }
             return new DataReader(new ReaderOptions(name, batchSize, ringSize, parseThreads, watchdog), dataset, parser, resume,
-                    watchdogReport);
+                    watchdogReport, corruptSkipped);
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.dataloader4j.api.ByteSized;
 import org.dataloader4j.api.DataLoaderException;
 import org.dataloader4j.api.Dataset;
@@ -58,6 +59,7 @@ final class Pipeline<T> {
     private final Thread parseThread;
     private final Thread watchdogThread;
     private final Consumer<String> watchdogReport;
+    private final LongSupplier corruptSkipped;
     private final long startNanos = System.nanoTime();
 
     // Counters, each written by one thread only (volatile so that metrics() may read them).
@@ -80,8 +82,9 @@ final class Pipeline<T> {
     private volatile Throwable fatal;
 
     Pipeline(ReaderOptions options, Dataset<T> dataset, Parser<? super T> parser, List<TensorSpec> specs, Arena arena,
-             Consumer<String> watchdogReport) {
+             Consumer<String> watchdogReport, LongSupplier corruptSkipped) {
         this.options = options;
+        this.corruptSkipped = corruptSkipped;
         this.dataset = dataset;
         this.parser = parser;
         this.ring = RingBuffer.createSingleProducer(() -> new Slot(specs, arena), options.ringSize(), new BlockingWaitStrategy());
@@ -214,7 +217,12 @@ final class Pipeline<T> {
             parser.parse(samples, new SlotView(slot, samples.size(), options.batchSize(), null), loop);
             batchesParsed++;
         } catch (Throwable t) {
-            slot.fail("parse", t);
+            // The JVM reports a fault reading a mapping whose file shrank after it was mapped as an
+            // InternalError; name the likely cause rather than hand the caller a bare JVM error.
+            slot.fail("parse", t instanceof InternalError
+                    ? new DataLoaderException("the JVM failed to read input memory while batch " + slot.index
+                            + " was parsed; a memory-mapped file that shrinks while being read does this", t)
+                    : t);
             // The consumer stops at this slot, so nothing after it is needed.
             running = false;
             LockSupport.unpark(loadThread);
@@ -274,7 +282,7 @@ final class Pipeline<T> {
     ReaderMetrics metrics() {
         long published = ring.getCursor() + 1;
         int occupancy = (int) Math.max(0, Math.min(options.ringSize(), published - (consumed.get() + 1)));
-        return new ReaderMetrics(samples, payloadBytes, batchesParsed, batchesRead, occupancy, options.ringSize(),
+        return new ReaderMetrics(samples, payloadBytes, corruptSkipped.getAsLong(), batchesParsed, batchesRead, occupancy, options.ringSize(),
                 Duration.ofNanos(stallNanos), Duration.ofNanos(loadBusyNanos), Duration.ofNanos(loadBlockedNanos),
                 Duration.ofNanos(parseBusyNanos), Duration.ofNanos(System.nanoTime() - startNanos));
     }

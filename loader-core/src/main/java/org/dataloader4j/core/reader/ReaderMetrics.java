@@ -16,6 +16,8 @@ import java.time.Duration;
  * @param samples       samples the load thread has taken from the dataset
  * @param payloadBytes  their bytes in their files (records' payloads, lines' text), for samples
  *                      that know it ({@code RecordSlice}, {@code MiniLine})
+ * @param corruptSkipped corrupt records skipped under a skip policy, replaced by the next good
+ *                      ones (see {@code SkipCorruptDataset}); 0 when the reader is strict
  * @param batchesParsed batches the parse stage has finished
  * @param batchesRead   batches {@code read()} has handed to the caller
  * @param ringOccupancy slots published by the load thread and not yet released by the caller
@@ -26,14 +28,15 @@ import java.time.Duration;
  * @param parseBusy     time the parse stage spent in the parser
  * @param elapsed       time since the reader started
  */
-public record ReaderMetrics(long samples, long payloadBytes, long batchesParsed, long batchesRead,
+public record ReaderMetrics(long samples, long payloadBytes, long corruptSkipped, long batchesParsed, long batchesRead,
                             int ringOccupancy, int ringSize, Duration inputStall, Duration loadBusy,
                             Duration loadBlocked, Duration parseBusy, Duration elapsed) {
 
     /** One line: counts, then times in milliseconds. */
     @Override
     public String toString() {
-        return "samples=" + samples + " payloadBytes=" + payloadBytes + " batchesParsed=" + batchesParsed
+        return "samples=" + samples + " payloadBytes=" + payloadBytes + " corruptSkipped=" + corruptSkipped
+                + " batchesParsed=" + batchesParsed
                 + " batchesRead=" + batchesRead + " ring=" + ringOccupancy + "/" + ringSize
                 + " inputStallMs=" + inputStall.toMillis() + " loadBusyMs=" + loadBusy.toMillis()
                 + " loadBlockedMs=" + loadBlocked.toMillis() + " parseBusyMs=" + parseBusy.toMillis()

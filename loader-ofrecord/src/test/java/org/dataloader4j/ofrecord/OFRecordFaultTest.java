@@ -1,0 +1,252 @@
+package org.dataloader4j.ofrecord;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
+import org.dataloader4j.api.Batch;
+import org.dataloader4j.api.CorruptDataException;
+import org.dataloader4j.api.DataLoaderException;
+import org.dataloader4j.api.DataType;
+import org.dataloader4j.api.Shape;
+import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.core.testing.FaultRuns;
+import org.dataloader4j.core.testing.ResumeRuns;
+import org.dataloader4j.format.Compression;
+import org.dataloader4j.format.Features;
+import org.dataloader4j.format.Framing;
+import org.dataloader4j.format.testing.CorruptFiles;
+import org.dataloader4j.format.testing.CorruptFiles.Damaged;
+import org.dataloader4j.format.testing.CorruptFiles.Fault;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * OFRecord readers over seeded damaged files: three files, the middle one with one fault. Strict
+ * (the default), a reader delivers every batch before the bad record and fails with the typed
+ * error naming its file, record and offset; skipping, it delivers exactly the good records in full
+ * batches and counts the bad one. An OFRecord length that cannot be trusted loses the rest of its
+ * file, since nothing marks where the next frame starts.
+ */
+class OFRecordFaultTest {
+    private static final int BATCH = 5;
+    private static final int SEEDS = 6;
+    private static final AtomicInteger NAMES = new AtomicInteger();
+
+    @TempDir
+    Path dir;
+
+    private static byte[] record(long id, Random random) {
+        float[] values = new float[1 + random.nextInt(8)];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = id + i / 10f;
+        }
+        return Features.record(Map.of("id", Features.int64Feature(id), "values", Features.floatFeature(values))).toByteArray();
+    }
+
+    private static List<byte[]> records(long firstId, int n, Random random) {
+        List<byte[]> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(record(firstId + i, random));
+        }
+        return out;
+    }
+
+    private static List<Long> ids(long first, long end) {
+        return LongStream.range(first, end).boxed().toList();
+    }
+
+    /** Three files of ids {@code [0, 20)}, {@code [20, 20 + n)}, then 20 more; the middle one damaged. */
+    private record Files3(List<Path> files, Damaged damaged, int middle) {
+    }
+
+    private Files3 write(Fault fault, long seed) throws IOException {
+        Random random = new Random(seed);
+        int middle = 10 + random.nextInt(20);
+        Path sub = Files.createDirectories(dir.resolve(fault + "-" + seed));
+        Damaged damaged = CorruptFiles.damage(records(20, middle, random), Framing.OFRECORD, Compression.NONE, fault, random);
+        List<Path> files = List.of(sub.resolve("a"), sub.resolve("b"), sub.resolve("c"));
+        Files.write(files.get(0), CorruptFiles.frame(records(0, 20, random), Framing.OFRECORD));
+        Files.write(files.get(1), damaged.bytes());
+        Files.write(files.get(2), CorruptFiles.frame(records(20 + middle, 20, random), Framing.OFRECORD));
+        return new Files3(files, damaged, middle);
+    }
+
+    private static OFRecordReader.Builder reader(List<Path> files) {
+        return OFRecordReader.builder().name("ofrecord-fault-" + NAMES.incrementAndGet()).files(files).batchSize(BATCH)
+                .parseThreads(2).ringSize(2)
+                .decoder(OFRecordRawDecoder.of("id", Shape.of(1), DataType.INT64))
+                .decoder(OFRecordRawDecoder.of("values", Shape.of(8), DataType.FLOAT32).withDim1VaryingLength());
+    }
+
+    /** The ids a skipping reader delivers: a damaged length loses the rest of its file, a bad payload just itself. */
+    private static List<Long> good(Files3 f) {
+        Damaged d = f.damaged();
+        List<Long> ids = new ArrayList<>(ids(0, 20));
+        switch (d.fault()) {
+            case GARBAGE_PAYLOAD -> {
+                ids.addAll(ids(20, 20 + d.badRecord()));
+                ids.addAll(ids(20 + d.badRecord() + 1, 20 + f.middle()));
+            }
+            case EMPTY_FILE -> {
+            }
+            default -> ids.addAll(ids(20, 20 + Math.min(d.badRecord(), f.middle())));
+        }
+        ids.addAll(ids(20 + f.middle(), 40 + f.middle()));
+        return ids;
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Fault.class, names = {"TRUNCATED_LAST_RECORD", "TRUNCATED_LENGTH", "LENGTH_BEYOND_FILE",
+        "NEGATIVE_LENGTH", "GARBAGE_PAYLOAD"})
+    @Timeout(60)
+    void aStrictReaderDeliversEveryBatchBeforeTheBadRecordThenNamesIt(Fault fault) throws IOException {
+        for (long seed = 0; seed < SEEDS; seed++) {
+            Files3 f = write(fault, seed);
+            FaultRuns run = FaultRuns.read(reader(f.files()).build(), "id");
+            List<Long> all = ids(0, 40 + f.middle());
+            run.assertStrictFailure(all, 20 + f.damaged().badRecord(), BATCH, "b", f.damaged().badRecord(), f.damaged().badOffset());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Fault.class, names = {"TRUNCATED_LAST_RECORD", "TRUNCATED_LENGTH", "LENGTH_BEYOND_FILE",
+        "NEGATIVE_LENGTH", "GARBAGE_PAYLOAD", "EMPTY_FILE"})
+    @Timeout(60)
+    void aSkippingReaderDeliversExactlyTheGoodRecords(Fault fault) throws IOException {
+        for (long seed = 0; seed < SEEDS; seed++) {
+            Files3 f = write(fault, seed);
+            FaultRuns run = FaultRuns.read(reader(f.files()).skipCorrupt(3).build(), "id");
+            run.assertDelivered(good(f), BATCH, fault == Fault.EMPTY_FILE ? 0 : 1);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void anEmptyFileIsNoFaultForAStrictReader() throws IOException {
+        Files3 f = write(Fault.EMPTY_FILE, 1);
+        FaultRuns.read(reader(f.files()).build(), "id").assertDelivered(good(f), BATCH, 0);
+    }
+
+    @Test
+    @Timeout(60)
+    void moreCorruptRecordsThanTheBudgetFailRead() throws IOException {
+        Random random = new Random(5);
+        List<byte[]> payloads = records(0, 30, random);
+        payloads.set(7, new byte[] {0x0F, 1, 2});
+        payloads.set(19, new byte[] {0x0F, 3, 4});
+        Path file = dir.resolve("two-bad");
+        Files.write(file, CorruptFiles.frame(payloads, Framing.OFRECORD));
+
+        FaultRuns one = FaultRuns.read(reader(List.of(file)).skipCorrupt(1).build(), "id");
+        CorruptDataException e = one.corruption();
+        assertEquals(19, e.record(), e.getMessage());
+        assertTrue(e.getMessage().contains("more corrupt records than skipCorrupt(maxRecords=1) allows"), e.getMessage());
+        assertEquals(ids(0, 16).stream().filter(id -> id != 7).toList(), one.ids(), "the three full batches before the second bad record");
+
+        FaultRuns two = FaultRuns.read(reader(List.of(file)).skipCorrupt(2).build(), "id");
+        two.assertDelivered(ids(0, 30).stream().filter(id -> id != 7 && id != 19).toList(), BATCH, 2);
+
+        // 2 of the first 20 records are 10 %: within maxRatio 0.1 at record 20, not within 0.05.
+        FaultRuns tenth = FaultRuns.read(reader(List.of(file)).skipCorrupt(0.1).build(), "id");
+        assertEquals(2, tenth.skipped(), "skipped at 10 %: " + tenth.failure());
+        FaultRuns twentieth = FaultRuns.read(reader(List.of(file)).skipCorrupt(0.05).build(), "id");
+        assertTrue(twentieth.corruption().getMessage().contains("maxRatio=0.05"), twentieth.corruption().getMessage());
+    }
+
+    @Test
+    @Timeout(120)
+    void skipsAreTheSameForASeedAndSurviveStateAndRestore() throws IOException {
+        Files3 f = write(Fault.GARBAGE_PAYLOAD, 3);
+        Files3 g = write(Fault.LENGTH_BEYOND_FILE, 4);
+        List<Path> files = List.of(f.files().get(0), f.files().get(1), g.files().get(1), f.files().get(2));
+        ResumeRuns.Run run = ResumeRuns.assertResumesAtEveryBatch(state -> {
+            OFRecordReader.Builder b = reader(files).skipCorrupt(10).randomShuffle(true).shuffleBufferSize(8).seed(11)
+                    .epochs(2).shuffleAfterEpoch(true);
+            return (state == null ? b : b.restore(state)).build();
+        });
+        int good = 40 + f.middle() - 1 + g.damaged().badRecord();
+        assertEquals(2 * good, run.batches().stream().mapToInt(ResumeRuns.Seen::size).sum(), "two epochs of the good records");
+        assertEquals(4, ResumeRuns.find(run.states().getLast(), "skip-corrupt").field("skipped"), "2 per epoch");
+    }
+
+    @Test
+    @Timeout(60)
+    void aFileShrunkWhileBeingReadFailsAtItsNewEnd() throws IOException {
+        for (boolean skip : new boolean[] {false, true}) {
+            Random random = new Random(9);
+            List<byte[]> payloads = records(0, 400, random);
+            Path file = dir.resolve("shrinking-" + skip);
+            Files.write(file, CorruptFiles.frame(payloads, Framing.OFRECORD));
+            long cut = CorruptFiles.frame(payloads.subList(0, 200), Framing.OFRECORD).length;
+            OFRecordReader.Builder builder = reader(List.of(file)).ringSize(1);
+            DataReader reader = (skip ? builder.skipCorrupt(1) : builder).build();
+            List<Long> ids = new ArrayList<>();
+            DataLoaderException failure = null;
+            try (reader) {
+                Batch first = reader.read();
+                ids.add(first.tensor("id").getLong(0));
+                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                    channel.truncate(cut);
+                }
+                for (int row = 1; row < first.size(); row++) {
+                    ids.add(first.tensor("id").getLong(row));
+                }
+                for (Batch b; (b = reader.read()) != null; ) {
+                    for (int row = 0; row < b.size(); row++) {
+                        ids.add(b.tensor("id").getLong(row));
+                    }
+                }
+            } catch (DataLoaderException e) {
+                failure = e;
+            }
+            assertEquals(ids(0, 200), ids, "every record before the new end, skip=" + skip);
+            if (skip) {
+                assertEquals(null, failure);
+                assertEquals(1, reader.metrics().corruptSkipped(), "the rest of the file, skipped as one");
+            } else {
+                FaultRuns strict = new FaultRuns(ids, List.of(), failure, 0);
+                assertEquals(200, strict.corruption().record(), strict.corruption().getMessage());
+                assertEquals(cut, strict.corruption().offset(), strict.corruption().getMessage());
+            }
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aDeletedFileIsReadToItsEndOnceMappedAndNamedWhenNot() throws IOException {
+        Files3 f = write(Fault.EMPTY_FILE, 2);
+        Path a = f.files().get(0);
+        Files.write(f.files().get(1), CorruptFiles.frame(records(20, 20, new Random(1)), Framing.OFRECORD));
+        DataReader reader = reader(f.files()).ringSize(1).build();
+        List<Long> ids = new ArrayList<>();
+        DataLoaderException failure = assertThrows(DataLoaderException.class, () -> {
+            try (reader) {
+                Batch first = reader.read();
+                Files.delete(a);
+                Files.delete(f.files().get(2));
+                for (Batch b = first; b != null; b = reader.read()) {
+                    for (int row = 0; row < b.size(); row++) {
+                        ids.add(b.tensor("id").getLong(row));
+                    }
+                }
+            }
+        });
+        assertEquals(ids(0, 40), ids, "the deleted file still mapped, then the next");
+        assertTrue(failure.getMessage().contains(f.files().get(2).toString()), failure.getMessage());
+    }
+}
