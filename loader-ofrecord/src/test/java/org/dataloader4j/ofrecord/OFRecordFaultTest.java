@@ -3,6 +3,7 @@ package org.dataloader4j.ofrecord;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.dataloader4j.format.testing.CorruptFiles.ids;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -14,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.LongStream;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.DataLoaderException;
@@ -27,8 +27,8 @@ import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Features;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.testing.CorruptFiles;
-import org.dataloader4j.format.testing.CorruptFiles.Damaged;
 import org.dataloader4j.format.testing.CorruptFiles.Fault;
+import org.dataloader4j.format.testing.CorruptFiles.ThreeFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,32 +58,8 @@ class OFRecordFaultTest {
         return Features.record(Map.of("id", Features.int64Feature(id), "values", Features.floatFeature(values))).toByteArray();
     }
 
-    private static List<byte[]> records(long firstId, int n, Random random) {
-        List<byte[]> out = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            out.add(record(firstId + i, random));
-        }
-        return out;
-    }
-
-    private static List<Long> ids(long first, long end) {
-        return LongStream.range(first, end).boxed().toList();
-    }
-
-    /** Three files of ids {@code [0, 20)}, {@code [20, 20 + n)}, then 20 more; the middle one damaged. */
-    private record Files3(List<Path> files, Damaged damaged, int middle) {
-    }
-
-    private Files3 write(Fault fault, long seed) throws IOException {
-        Random random = new Random(seed);
-        int middle = 10 + random.nextInt(20);
-        Path sub = Files.createDirectories(dir.resolve(fault + "-" + seed));
-        Damaged damaged = CorruptFiles.damage(records(20, middle, random), Framing.OFRECORD, Compression.NONE, fault, random);
-        List<Path> files = List.of(sub.resolve("a"), sub.resolve("b"), sub.resolve("c"));
-        Files.write(files.get(0), CorruptFiles.frame(records(0, 20, random), Framing.OFRECORD));
-        Files.write(files.get(1), damaged.bytes());
-        Files.write(files.get(2), CorruptFiles.frame(records(20 + middle, 20, random), Framing.OFRECORD));
-        return new Files3(files, damaged, middle);
+    private ThreeFiles write(Fault fault, long seed) throws IOException {
+        return CorruptFiles.writeThree(dir, Framing.OFRECORD, Compression.NONE, fault, seed, OFRecordFaultTest::record);
     }
 
     private static OFRecordReader.Builder reader(List<Path> files) {
@@ -94,20 +70,13 @@ class OFRecordFaultTest {
     }
 
     /** The ids a skipping reader delivers: a damaged length loses the rest of its file, a bad payload just itself. */
-    private static List<Long> good(Files3 f) {
-        Damaged d = f.damaged();
-        List<Long> ids = new ArrayList<>(ids(0, 20));
-        switch (d.fault()) {
-            case GARBAGE_PAYLOAD -> {
-                ids.addAll(ids(20, 20 + d.badRecord()));
-                ids.addAll(ids(20 + d.badRecord() + 1, 20 + f.middle()));
-            }
-            case EMPTY_FILE -> {
-            }
-            default -> ids.addAll(ids(20, 20 + Math.min(d.badRecord(), f.middle())));
-        }
-        ids.addAll(ids(20 + f.middle(), 40 + f.middle()));
-        return ids;
+    private static List<Long> good(ThreeFiles f) {
+        int bad = f.damaged().badRecord();
+        return switch (f.damaged().fault()) {
+            case GARBAGE_PAYLOAD -> f.allBut(bad, bad + 1);
+            case EMPTY_FILE -> f.allBut(0, f.middle());
+            default -> f.allBut(bad, f.middle());
+        };
     }
 
     @ParameterizedTest
@@ -116,10 +85,9 @@ class OFRecordFaultTest {
     @Timeout(60)
     void aStrictReaderDeliversEveryBatchBeforeTheBadRecordThenNamesIt(Fault fault) throws IOException {
         for (long seed = 0; seed < SEEDS; seed++) {
-            Files3 f = write(fault, seed);
+            ThreeFiles f = write(fault, seed);
             FaultRuns run = FaultRuns.read(reader(f.files()).build(), "id");
-            List<Long> all = ids(0, 40 + f.middle());
-            run.assertStrictFailure(all, 20 + f.damaged().badRecord(), BATCH, "b", f.damaged().badRecord(), f.damaged().badOffset());
+            run.assertStrictFailure(f.all(), f.beforeDamage(), BATCH, "b", f.damaged().badRecord(), f.damaged().badOffset());
         }
     }
 
@@ -129,7 +97,7 @@ class OFRecordFaultTest {
     @Timeout(60)
     void aSkippingReaderDeliversExactlyTheGoodRecords(Fault fault) throws IOException {
         for (long seed = 0; seed < SEEDS; seed++) {
-            Files3 f = write(fault, seed);
+            ThreeFiles f = write(fault, seed);
             FaultRuns run = FaultRuns.read(reader(f.files()).skipCorrupt(3).build(), "id");
             run.assertDelivered(good(f), BATCH, fault == Fault.EMPTY_FILE ? 0 : 1);
         }
@@ -138,7 +106,7 @@ class OFRecordFaultTest {
     @Test
     @Timeout(60)
     void anEmptyFileIsNoFaultForAStrictReader() throws IOException {
-        Files3 f = write(Fault.EMPTY_FILE, 1);
+        ThreeFiles f = write(Fault.EMPTY_FILE, 1);
         FaultRuns.read(reader(f.files()).build(), "id").assertDelivered(good(f), BATCH, 0);
     }
 
@@ -146,7 +114,7 @@ class OFRecordFaultTest {
     @Timeout(60)
     void moreCorruptRecordsThanTheBudgetFailRead() throws IOException {
         Random random = new Random(5);
-        List<byte[]> payloads = records(0, 30, random);
+        List<byte[]> payloads = new ArrayList<>(CorruptFiles.payloads(0, 30, random, OFRecordFaultTest::record));
         payloads.set(7, new byte[] {0x0F, 1, 2});
         payloads.set(19, new byte[] {0x0F, 3, 4});
         Path file = dir.resolve("two-bad");
@@ -171,8 +139,8 @@ class OFRecordFaultTest {
     @Test
     @Timeout(120)
     void skipsAreTheSameForASeedAndSurviveStateAndRestore() throws IOException {
-        Files3 f = write(Fault.GARBAGE_PAYLOAD, 3);
-        Files3 g = write(Fault.LENGTH_BEYOND_FILE, 4);
+        ThreeFiles f = write(Fault.GARBAGE_PAYLOAD, 3);
+        ThreeFiles g = write(Fault.LENGTH_BEYOND_FILE, 4);
         List<Path> files = List.of(f.files().get(0), f.files().get(1), g.files().get(1), f.files().get(2));
         ResumeRuns.Run run = ResumeRuns.assertResumesAtEveryBatch(state -> {
             OFRecordReader.Builder b = reader(files).skipCorrupt(10).randomShuffle(true).shuffleBufferSize(8).seed(11)
@@ -189,7 +157,7 @@ class OFRecordFaultTest {
     void aFileShrunkWhileBeingReadFailsAtItsNewEnd() throws IOException {
         for (boolean skip : new boolean[] {false, true}) {
             Random random = new Random(9);
-            List<byte[]> payloads = records(0, 400, random);
+            List<byte[]> payloads = CorruptFiles.payloads(0, 400, random, OFRecordFaultTest::record);
             Path file = dir.resolve("shrinking-" + skip);
             Files.write(file, CorruptFiles.frame(payloads, Framing.OFRECORD));
             long cut = CorruptFiles.frame(payloads.subList(0, 200), Framing.OFRECORD).length;
@@ -229,9 +197,9 @@ class OFRecordFaultTest {
     @Test
     @Timeout(60)
     void aDeletedFileIsReadToItsEndOnceMappedAndNamedWhenNot() throws IOException {
-        Files3 f = write(Fault.EMPTY_FILE, 2);
+        ThreeFiles f = write(Fault.EMPTY_FILE, 2);
         Path a = f.files().get(0);
-        Files.write(f.files().get(1), CorruptFiles.frame(records(20, 20, new Random(1)), Framing.OFRECORD));
+        Files.write(f.files().get(1), CorruptFiles.frame(CorruptFiles.payloads(20, 20, new Random(1), OFRecordFaultTest::record), Framing.OFRECORD));
         DataReader reader = reader(f.files()).ringSize(1).build();
         List<Long> ids = new ArrayList<>();
         DataLoaderException failure = assertThrows(DataLoaderException.class, () -> {

@@ -6,10 +6,14 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.function.BiFunction;
+import java.util.stream.LongStream;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.GZIPOutputStream;
 import org.dataloader4j.format.Compression;
@@ -68,6 +72,65 @@ public final class CorruptFiles {
      * @param badOffset that record's offset (in the decompressed stream), or -1
      */
     public record Damaged(Fault fault, byte[] bytes, int badRecord, long badOffset) {
+    }
+
+    /**
+     * Three files of one sample per id, ids counted from 0 in order: {@code a} with 20 good
+     * records, {@code b} with {@link #middle} records and one fault, {@code c} with 20 good ones,
+     * all compressed alike.
+     *
+     * @param files   the three files, in reading order
+     * @param damaged the middle file's fault
+     * @param middle  the records written to the middle file
+     */
+    public record ThreeFiles(List<Path> files, Damaged damaged, int middle) {
+        /** The ids of every record written. */
+        public List<Long> all() {
+            return ids(0, 40 + middle);
+        }
+
+        /** The ids of every record written but the middle file's records {@code [from, to)}. */
+        public List<Long> allBut(int from, int to) {
+            List<Long> ids = new ArrayList<>(ids(0, 20 + from));
+            ids.addAll(ids(20 + to, 40 + middle));
+            return ids;
+        }
+
+        /** The number of samples before the damaged record. */
+        public int beforeDamage() {
+            return 20 + damaged.badRecord;
+        }
+    }
+
+    /** The ids {@code [from, to)}. */
+    public static List<Long> ids(long from, long to) {
+        return LongStream.range(from, to).boxed().toList();
+    }
+
+    /**
+     * Writes {@link ThreeFiles} into a new folder of {@code dir}, with payloads made by
+     * {@code record(id, random)} and the middle file's {@code fault} placed by {@code seed}.
+     */
+    public static ThreeFiles writeThree(Path dir, Framing framing, Compression compression, Fault fault, long seed,
+                                        BiFunction<Long, Random, byte[]> record) throws IOException {
+        Random random = new Random(seed);
+        int middle = 10 + random.nextInt(20);
+        Path sub = Files.createDirectories(dir.resolve(fault + "-" + compression + "-" + seed));
+        Damaged damaged = damage(payloads(20, middle, random, record), framing, compression, fault, random);
+        List<Path> files = List.of(sub.resolve("a"), sub.resolve("b"), sub.resolve("c"));
+        Files.write(files.get(0), compress(frame(payloads(0, 20, random, record), framing), compression));
+        Files.write(files.get(1), damaged.bytes());
+        Files.write(files.get(2), compress(frame(payloads(20 + middle, 20, random, record), framing), compression));
+        return new ThreeFiles(files, damaged, middle);
+    }
+
+    /** The payloads of ids {@code [first, first + n)}. */
+    public static List<byte[]> payloads(long first, int n, Random random, BiFunction<Long, Random, byte[]> record) {
+        List<byte[]> out = new ArrayList<>(n);
+        for (long id = first; id < first + n; id++) {
+            out.add(record.apply(id, random));
+        }
+        return out;
     }
 
     /**

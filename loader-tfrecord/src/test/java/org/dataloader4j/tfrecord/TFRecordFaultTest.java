@@ -1,0 +1,157 @@
+package org.dataloader4j.tfrecord;
+
+import static org.dataloader4j.format.testing.CorruptFiles.ids;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.dataloader4j.api.CorruptDataException;
+import org.dataloader4j.api.DataType;
+import org.dataloader4j.api.Shape;
+import org.dataloader4j.core.testing.FaultRuns;
+import org.dataloader4j.core.testing.ResumeRuns;
+import org.dataloader4j.format.Compression;
+import org.dataloader4j.format.Framing;
+import org.dataloader4j.format.testing.CorruptFiles;
+import org.dataloader4j.format.testing.CorruptFiles.Fault;
+import org.dataloader4j.format.testing.CorruptFiles.ThreeFiles;
+import org.dataloader4j.format.tf.BytesList;
+import org.dataloader4j.format.tf.Example;
+import org.dataloader4j.format.tf.Feature;
+import org.dataloader4j.format.tf.Features;
+import org.dataloader4j.format.tf.Int64List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * TFRecord readers over seeded damaged files: three files, the middle one with one fault. Strict,
+ * a reader delivers every batch before the bad record and fails with the typed error naming its
+ * file, record and offset; skipping, it delivers exactly the good records in full batches. In a
+ * mapped file the CRCs find the next intact frame, so only the bad record is lost; a damaged
+ * compressed stream loses the rest of its file.
+ */
+class TFRecordFaultTest {
+    private static final int BATCH = 5;
+    private static final int SEEDS = 6;
+    private static final AtomicInteger NAMES = new AtomicInteger();
+
+    @TempDir
+    Path dir;
+
+    private static byte[] record(long id, Random random) {
+        byte[] blob = new byte[1 + random.nextInt(40)];
+        random.nextBytes(blob);
+        return Example.newBuilder().setFeatures(Features.newBuilder()
+                .putFeature("id", Feature.newBuilder().setInt64List(Int64List.newBuilder().addValue(id)).build())
+                .putFeature("blob", Feature.newBuilder().setBytesList(BytesList.newBuilder()
+                        .addValue(ByteString.copyFrom(blob))).build())).build().toByteArray();
+    }
+
+    private ThreeFiles write(Fault fault, Compression compression, long seed) throws IOException {
+        return CorruptFiles.writeThree(dir, Framing.TFRECORD, compression, fault, seed, TFRecordFaultTest::record);
+    }
+
+    /** A reader of {@code files}, compressed by {@code compression} or, if null, as each file's first bytes say. */
+    private static TFRecordReader.Builder reader(List<Path> files, Compression compression) {
+        TFRecordReader.Builder builder = TFRecordReader.builder().name("tfrecord-fault-" + NAMES.incrementAndGet()).files(files)
+                .batchSize(BATCH).parseThreads(2).ringSize(2)
+                .feature(FixedLenFeature.of("id", Shape.of(1), DataType.INT64))
+                .feature(BytesFeature.of("blob", 40));
+        return compression == null ? builder : builder.compression(compression);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Fault.class, names = {"DAMAGED_STREAM", "EMPTY_FILE"}, mode = EnumSource.Mode.EXCLUDE)
+    @Timeout(60)
+    void aStrictReaderDeliversEveryBatchBeforeTheBadRecordThenNamesIt(Fault fault) throws IOException {
+        for (long seed = 0; seed < SEEDS; seed++) {
+            ThreeFiles f = write(fault, Compression.NONE, seed);
+            FaultRuns run = FaultRuns.read(reader(f.files(), Compression.NONE).build(), "id");
+            run.assertStrictFailure(f.all(), f.beforeDamage(), BATCH, "b", f.damaged().badRecord(), f.damaged().badOffset());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Fault.class, names = "DAMAGED_STREAM", mode = EnumSource.Mode.EXCLUDE)
+    @Timeout(60)
+    void aSkippingReaderOfAMappedFileLosesJustTheBadRecord(Fault fault) throws IOException {
+        for (long seed = 0; seed < SEEDS; seed++) {
+            ThreeFiles f = write(fault, Compression.NONE, seed);
+            FaultRuns run = FaultRuns.read(reader(f.files(), Compression.NONE).skipCorrupt(3).build(), "id");
+            int bad = f.damaged().badRecord();
+            List<Long> good = fault == Fault.EMPTY_FILE ? f.allBut(0, f.middle()) : f.allBut(bad, Math.min(bad + 1, f.middle()));
+            run.assertDelivered(good, BATCH, fault == Fault.EMPTY_FILE ? 0 : 1);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Compression.class, names = {"GZIP", "ZLIB"})
+    @Timeout(60)
+    void aDamagedStreamFailsAtItsFirstBadRecordOrLosesTheRestOfItsFile(Compression compression) throws IOException {
+        for (long seed = 0; seed < SEEDS; seed++) {
+            ThreeFiles f = write(Fault.DAMAGED_STREAM, compression, seed);
+            FaultRuns strict = FaultRuns.read(reader(f.files(), compression).build(), "id");
+            CorruptDataException e = strict.corruption();
+            assertTrue(e.file().endsWith("b"), e.getMessage());
+            int bad = Math.toIntExact(e.record());
+            assertTrue(bad <= f.middle(), e.getMessage());
+            assertEquals(f.all().subList(0, (20 + bad) / BATCH * BATCH), strict.ids(), "every batch before the bad record");
+
+            FaultRuns skipping = FaultRuns.read(reader(f.files(), compression).skipCorrupt(1).build(), "id");
+            skipping.assertDelivered(f.allBut(bad, f.middle()), BATCH, 1);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Compression.class, names = {"GZIP", "ZLIB"})
+    @Timeout(60)
+    void aBadRecordInACompressedFileLosesTheRestOfItsFileAndAnEmptyOneNothing(Compression compression) throws IOException {
+        ThreeFiles f = write(Fault.BAD_DATA_CRC, compression, 7);
+        FaultRuns.read(reader(f.files(), compression).skipCorrupt(1).build(), "id")
+                .assertDelivered(f.allBut(f.damaged().badRecord(), f.middle()), BATCH, 1);
+        ThreeFiles empty = write(Fault.EMPTY_FILE, compression, 7);
+        FaultRuns.read(reader(empty.files(), compression).build(), "id").assertDelivered(empty.allBut(0, empty.middle()), BATCH, 0);
+    }
+
+    @Test
+    @Timeout(120)
+    void skipsAreTheSameForASeedAndSurviveStateAndRestore() throws IOException {
+        ThreeFiles f = write(Fault.BAD_LENGTH_CRC, Compression.NONE, 3);
+        ThreeFiles g = write(Fault.DAMAGED_STREAM, Compression.GZIP, 4);
+        List<Path> files = List.of(f.files().get(0), f.files().get(1), g.files().get(1), f.files().get(2));
+        ResumeRuns.Run run = ResumeRuns.assertResumesAtEveryBatch(state -> {
+            TFRecordReader.Builder b = reader(files, null).skipCorrupt(10).randomShuffle(true).shuffleBufferSize(8).seed(11)
+                    .epochs(2).shuffleAfterEpoch(true);
+            return (state == null ? b : b.restore(state)).build();
+        });
+        assertEquals(4, ResumeRuns.find(run.states().getLast(), "skip-corrupt").field("skipped"), "2 per epoch");
+        assertTrue(run.batches().stream().mapToInt(ResumeRuns.Seen::size).sum() >= 2 * (40 + f.middle() - 1), "good records");
+    }
+
+    @Test
+    @Timeout(60)
+    void theNextIntactFrameIsFoundPastAnyDamage() throws IOException {
+        Random random = new Random(3);
+        List<byte[]> payloads = CorruptFiles.payloads(0, 40, random, TFRecordFaultTest::record);
+        byte[] file = CorruptFiles.frame(payloads, Framing.TFRECORD);
+        // Overwrite records 10 to 12 with noise, their frames included.
+        int from = CorruptFiles.frame(payloads.subList(0, 10), Framing.TFRECORD).length;
+        int to = CorruptFiles.frame(payloads.subList(0, 13), Framing.TFRECORD).length;
+        byte[] noise = new byte[to - from];
+        random.nextBytes(noise);
+        System.arraycopy(noise, 0, file, from, noise.length);
+        Path path = dir.resolve("noise");
+        Files.write(path, file);
+        FaultRuns.read(reader(List.of(path), Compression.NONE).skipCorrupt(1).build(), "id")
+                .assertDelivered(ids(0, 40).stream().filter(id -> id < 10 || id >= 13).toList(), BATCH, 1);
+    }
+}
