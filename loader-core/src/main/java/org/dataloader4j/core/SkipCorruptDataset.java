@@ -42,7 +42,9 @@ public final class SkipCorruptDataset<T> implements Dataset<T> {
     private long read;
     /** Written by the load thread only; volatile for metrics. */
     private volatile long skipped;
+    /** The last corrupt record and its epoch, until a good one comes: the same again means no progress. */
     private CorruptDataException last;
+    private long lastEpoch;
 
     /**
      * Skips, within {@code policy}, the corrupt records of {@code upstream}, judging each sample
@@ -84,6 +86,7 @@ public final class SkipCorruptDataset<T> implements Dataset<T> {
             try {
                 check.check(sample);
                 read++;
+                last = null;
                 if (good != null) {
                     good.add(sample);
                 }
@@ -98,15 +101,18 @@ public final class SkipCorruptDataset<T> implements Dataset<T> {
     }
 
     private void skip(CorruptDataException e) {
-        if (last != null && e.file().equals(last.file()) && e.offset() == last.offset() && e.record() == last.record()
+        long epoch = upstream.epoch();
+        if (last != null && lastEpoch == epoch && e.file().equals(last.file()) && e.offset() == last.offset()
+                && e.record() == last.record()
                 && (e.offset() != CorruptDataException.UNKNOWN || e.record() != CorruptDataException.UNKNOWN)) {
-            throw new IllegalStateException("the dataset threw for the same record twice instead of moving past it,"
-                    + " so its corrupt records cannot be skipped: " + upstream, e);
+            throw new IllegalStateException("the dataset threw for the same record twice in a row instead of moving past"
+                    + " it, so its corrupt records cannot be skipped: " + upstream, e);
         }
         read++;
         long count = skipped + 1;
         skipped = count;
         last = e;
+        lastEpoch = epoch;
         if (count > policy.allowed(read)) {
             throw new CorruptDataException(e.file(), e.record(), e.offset(), "more corrupt records than skipCorrupt("
                     + policy + ") allows (" + count + " of " + read + " records read), the last: " + e.reason(), e);

@@ -66,7 +66,9 @@ public final class MiniParser implements Parser<MiniLine> {
                 reason + " in \"" + abbreviate(line.text()) + "\"");
     }
 
+    /** At most 80 characters of {@code text}, control characters and undecodable bytes shown as '?'. */
     private static String abbreviate(String text) {
-        return text.length() <= 80 ? text : text.substring(0, 77) + "...";
+        String shown = text.length() <= 80 ? text : text.substring(0, 77) + "...";
+        return shown.replaceAll("[\\p{Cntrl}\\x{FFFD}]", "?");
     }
 }

@@ -11,7 +11,6 @@ import java.util.List;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.DataLoaderException;
-import org.dataloader4j.api.Tensor;
 import org.dataloader4j.core.reader.DataReader;
 
 /**
@@ -21,20 +20,31 @@ import org.dataloader4j.core.reader.DataReader;
  */
 public record FaultRuns(List<Long> ids, List<Integer> batchSizes, DataLoaderException failure, long skipped) {
 
+    /** The id of a row of a batch. */
+    @FunctionalInterface
+    public interface RowId {
+        /** The id of row {@code row} of {@code batch}. */
+        long of(Batch batch, int row);
+    }
+
     /**
      * Reads {@code reader} to its end or its first failure, taking each row's INT64 output
      * {@code idOutput}, and closes it.
      */
     public static FaultRuns read(DataReader reader, String idOutput) {
+        return read(reader, (batch, row) -> batch.tensor(idOutput).getLong(row));
+    }
+
+    /** Reads {@code reader} to its end or its first failure, taking each row's {@code id}, and closes it. */
+    public static FaultRuns read(DataReader reader, RowId id) {
         List<Long> ids = new ArrayList<>();
         List<Integer> sizes = new ArrayList<>();
         DataLoaderException failure = null;
         try (reader) {
             Batch batch;
             while ((batch = reader.read()) != null) {
-                Tensor id = batch.tensor(idOutput);
                 for (int row = 0; row < batch.size(); row++) {
-                    ids.add(id.getLong(row));
+                    ids.add(id.of(batch, row));
                 }
                 sizes.add(batch.size());
             }
