@@ -1,12 +1,14 @@
 /**
  * The {@code loader} command: {@code demo}, {@code inspect}, {@code verify}, {@code convert},
- * {@code index} and {@code bench} on record files, with progress bars on long work.
+ * {@code index}, {@code bench} and {@code soak} on record files, with progress bars on long work.
  */
 module org.dataloader4j.cli {
     requires org.dataloader4j.ofrecord;
     requires org.dataloader4j.tfrecord;
     requires org.dataloader4j.samples;
     requires info.picocli;
+    // soak reports the live heap.
+    requires java.management;
 
     exports org.dataloader4j.cli;
     // picocli sets the annotated option fields of the commands by reflection.

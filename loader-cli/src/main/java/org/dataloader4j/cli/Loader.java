@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
         description = "Inspect, verify, convert, index and benchmark OFRecord and TFRecord files, "
                 + "or run the demo.",
         subcommands = {DemoCommand.class, InspectCommand.class, VerifyCommand.class, ConvertCommand.class,
-            IndexCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
+            IndexCommand.class, BenchCommand.class, SoakCommand.class, CommandLine.HelpCommand.class},
         footer = {"%nExample:%n  loader inspect data/part-00000 -n 2", ExitCodes.HELP})
 public final class Loader implements Runnable {
     private final Terminal terminal;
