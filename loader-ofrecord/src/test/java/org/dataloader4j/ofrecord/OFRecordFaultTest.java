@@ -20,6 +20,7 @@ import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.DataLoaderException;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
+import org.dataloader4j.core.DistributedTrainingOptions;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.core.testing.FaultRuns;
 import org.dataloader4j.core.testing.ResumeRuns;
@@ -216,5 +217,15 @@ class OFRecordFaultTest {
         });
         assertEquals(ids(0, 40), ids, "the deleted file still mapped, then the next");
         assertTrue(failure.getMessage().contains(f.files().get(2).toString()), failure.getMessage());
+    }
+
+    @Test
+    @Timeout(60)
+    void aDistributedReaderRefusesToSkipSinceOneRankWouldTakeFewerSteps() throws IOException {
+        ThreeFiles f = write(Fault.EMPTY_FILE, 5);
+        DistributedTrainingOptions options = DistributedTrainingOptions.builder().rank(0).worldSize(2).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> reader(f.files()).distributed(options).indexDir(dir.resolve("index")).skipCorrupt(1).build());
+        assertTrue(e.getMessage().contains("does not skip corrupt records"), e.getMessage());
     }
 }
