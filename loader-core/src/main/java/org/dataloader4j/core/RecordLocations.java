@@ -11,7 +11,8 @@ import org.dataloader4j.api.SampleLocator;
  * the file's index in the reader's list with the record's index in that file
  * ({@code file << 40 | record}), and the byte offset of the record's frame (or line) in the file
  * (in the inflated stream for a compressed file). Offsets are stored whole; a file may hold up to
- * 2^40 records and a reader up to 2^23 files.
+ * 2^40 records and a reader up to 2^23 files. {@link #write} is for one thread (a reader's load
+ * thread); the rest may be called from any.
  */
 public final class RecordLocations {
     /** The {@code long}s in one location. */
@@ -21,6 +22,9 @@ public final class RecordLocations {
 
     private final List<Path> files;
     private final Map<String, Integer> byName = new HashMap<>();
+    /** The file of the last {@link #write}: records come file after file, so most writes hit it. */
+    private String lastName;
+    private int lastIndex;
 
     /** Locations in {@code files}, in the order a reader was given them. */
     public RecordLocations(List<Path> files) {
@@ -35,11 +39,15 @@ public final class RecordLocations {
 
     /** Writes the location of record {@code record} at {@code offset} in {@code file} (as shown in errors). */
     public void write(String file, long record, long offset, long[] to, int at) {
-        Integer index = byName.get(file);
-        if (index == null) {
-            throw new IllegalArgumentException("not a file of this reader: " + file);
+        if (!file.equals(lastName)) {
+            Integer index = byName.get(file);
+            if (index == null) {
+                throw new IllegalArgumentException("not a file of this reader: " + file);
+            }
+            lastName = file;
+            lastIndex = index;
         }
-        to[at] = (long) index << RECORD_BITS | record;
+        to[at] = (long) lastIndex << RECORD_BITS | record;
         to[at + 1] = offset;
     }
 
