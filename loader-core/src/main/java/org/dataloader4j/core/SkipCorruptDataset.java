@@ -150,7 +150,7 @@ public final class SkipCorruptDataset<T> implements Dataset<T> {
         if (s < 0 || r < s) {
             throw new IllegalArgumentException("state does not fit a skip policy: " + state);
         }
-        upstream.restore(state.upstream());
+        upstream.restore(state.requireUpstream());
         read = r;
         skipped = s;
         last = null;
