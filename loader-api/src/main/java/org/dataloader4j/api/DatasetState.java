@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * Where a {@link Dataset} stands: a small immutable value that {@link Dataset#restore} turns back
@@ -30,7 +29,8 @@ import java.util.regex.Pattern;
  * <p>Immutable: lists are copied in and out, never shared.
  */
 public final class DatasetState {
-    private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]*");
+    /** What names look like, as a regular expression: {@link #isName} checks it. */
+    private static final String NAME = "[A-Za-z][A-Za-z0-9_.-]*";
 
     private final String kind;
     private final Map<String, Long> fields;
@@ -412,9 +412,30 @@ public final class DatasetState {
     }
 
     private static void checkName(String what, String name) {
-        if (name == null || !NAME.matcher(name).matches()) {
+        if (!isName(name)) {
             throw new IllegalArgumentException(what + " name must match " + NAME + ": " + what + "=" + name);
         }
+    }
+
+    /**
+     * Whether {@code name} matches {@link #NAME}, checked without a matcher: a reader takes a
+     * state after every batch, and a {@code Matcher} per name was most of what that allocated.
+     */
+    private static boolean isName(String name) {
+        if (name == null || name.isEmpty() || !isLetter(name.charAt(0))) {
+            return false;
+        }
+        for (int i = 1; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!isLetter(c) && !(c >= '0' && c <= '9') && c != '_' && c != '.' && c != '-') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isLetter(char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
     }
 
     /** The same text as {@link #encode()}. */

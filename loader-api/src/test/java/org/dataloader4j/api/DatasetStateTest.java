@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DatasetStateTest {
@@ -95,6 +96,17 @@ class DatasetStateTest {
         DatasetState state = DatasetState.of("list", null);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> state.expect("mini"));
         assertTrue(e.getMessage().contains("list") && e.getMessage().contains("mini"), e.getMessage());
+    }
+
+    @Test
+    void namesStartWithALetterAndHoldLettersDigitsAndUnderscoreDotOrDash() {
+        DatasetState ok = DatasetState.of("skip-corrupt", null).with("a_b.c-9", 1).with("Z", 2);
+        assertEquals(List.of("a_b.c-9", "Z"), List.copyOf(ok.fields().keySet()));
+        for (String bad : new String[] {"", "9a", "_a", "a b", "a=b", "a{", "é", "a\n"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ok.with(bad, 1), bad);
+            assertTrue(e.getMessage().contains("name must match"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> DatasetState.of(bad, null), bad);
+        }
     }
 
     @Test

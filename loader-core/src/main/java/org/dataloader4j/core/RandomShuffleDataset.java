@@ -86,6 +86,13 @@ public final class RandomShuffleDataset<T> implements Dataset<T> {
             return List.of(out);
         }
         long readEpoch = upstream.epoch();
+        if (samples.size() == 1) {
+            // The common case, a reader's one sample: no list to grow.
+            int i = random.nextInt(buffer.size());
+            T out = take(i);
+            put(i, samples.get(0), readEpoch);
+            return List.of(out);
+        }
         List<T> out = new ArrayList<>(samples.size());
         for (T sample : samples) {
             int i = random.nextInt(buffer.size());
