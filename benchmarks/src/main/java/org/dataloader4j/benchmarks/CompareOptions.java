@@ -18,7 +18,8 @@ import java.util.List;
  * @param passes        timed passes, whose median is reported ({@code --passes}, 3)
  * @param batchSize     records per batch ({@code --batch}, 256)
  * @param shuffleBuffer shuffle buffer of the systems that shuffle ({@code --shuffle-buffer}, 1024)
- * @param systems       the systems' names ({@code --systems}, {@code all})
+ * @param systems       the systems' names ({@code --systems}, {@code all}; {@code none} only
+ *                      writes the datasets)
  * @param datasets      the datasets ({@code --datasets}, {@code all})
  */
 public record CompareOptions(Path data, int records, int parts, long seed, List<Integer> threads, int warmup, int passes,
@@ -93,7 +94,11 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
                 case "--passes" -> passes = Integer.parseInt(value);
                 case "--batch" -> batch = Integer.parseInt(value);
                 case "--shuffle-buffer" -> shuffle = Integer.parseInt(value);
-                case "--systems" -> systems = value.equals("all") ? ALL_SYSTEMS : list(value);
+                case "--systems" -> systems = switch (value) {
+                    case "all" -> ALL_SYSTEMS;
+                    case "none" -> List.of();
+                    default -> list(value);
+                };
                 case "--datasets" -> datasets = value.equals("all") ? List.of(CompareDataset.values())
                         : list(value).stream().map(CompareDataset::of).toList();
                 default -> throw new IllegalArgumentException("unknown option " + name + "; options are --data --records"
