@@ -51,10 +51,10 @@ public final class Compare {
                 Runtime.version(), System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() / 1_000_000, com.google.protobuf.RuntimeVersion.MAJOR + "."
                         + com.google.protobuf.RuntimeVersion.MINOR + "." + com.google.protobuf.RuntimeVersion.PATCH);
-        out.printf(Locale.ROOT, "# records=%d parts=%d seed=%d threads=%s warmup=%d passes=%d batch=%d shuffle_buffer=%d%n",
-                options.records(), options.parts(), options.seed(), options.threads(), options.warmup(), options.passes(),
-                options.batchSize(), options.shuffleBuffer());
-        List<ComparedSystem> systems = systems(options.systems());
+        out.printf(Locale.ROOT, "# records=%d parts=%d seed=%d threads=%s warmup=%d passes=%d batch=%d shuffle_buffer=%d"
+                        + " tf_shuffle=%s%n", options.records(), options.parts(), options.seed(), options.threads(), options.warmup(),
+                options.passes(), options.batchSize(), options.shuffleBuffer(), options.tfShuffle());
+        List<ComparedSystem> systems = systems(options);
         ComparedSystem.Settings settings = new ComparedSystem.Settings(options.batchSize(), options.shuffleBuffer(), options.seed());
         boolean ok = true;
         for (CompareDataset dataset : options.datasets()) {
@@ -76,10 +76,10 @@ public final class Compare {
         return ok;
     }
 
-    private static List<ComparedSystem> systems(List<String> names) {
+    private static List<ComparedSystem> systems(CompareOptions options) {
         List<ComparedSystem> all = List.of(new Dataloader4jSystem(), new ProtobufJavaSystem(), new MmapCopySystem(),
-                new TensorFlowJavaSystem());
-        return all.stream().filter(s -> names.contains(s.name())).toList();
+                new TensorFlowJavaSystem(options.tfShuffle()));
+        return all.stream().filter(s -> options.systems().contains(s.name())).toList();
     }
 
     private static boolean runOne(ComparedSystem system, DataFiles data, int threads, ComparedSystem.Settings settings,

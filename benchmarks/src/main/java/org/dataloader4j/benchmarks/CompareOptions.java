@@ -21,9 +21,13 @@ import java.util.List;
  * @param systems       the systems' names ({@code --systems}, {@code all}; {@code none} only
  *                      writes the datasets)
  * @param datasets      the datasets ({@code --datasets}, {@code all})
+ * @param tfShuffle     whether TensorFlow's pipeline shuffles through the same buffer as
+ *                      dataloader4j's ({@code --tf-shuffle}, true); without it TensorFlow does
+ *                      less work than dataloader4j, as the pipeline of the issue's peer does
  */
 public record CompareOptions(Path data, int records, int parts, long seed, List<Integer> threads, int warmup, int passes,
-                             int batchSize, int shuffleBuffer, List<String> systems, List<CompareDataset> datasets) {
+                             int batchSize, int shuffleBuffer, List<String> systems, List<CompareDataset> datasets,
+                             boolean tfShuffle) {
     /** The systems {@code all} stands for, in the order they run. */
     public static final List<String> ALL_SYSTEMS = List.of(Dataloader4jSystem.NAME, ProtobufJavaSystem.NAME,
             MmapCopySystem.NAME, TensorFlowJavaSystem.NAME);
@@ -78,6 +82,7 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
         int shuffle = 1024;
         List<String> systems = ALL_SYSTEMS;
         List<CompareDataset> datasets = List.of(CompareDataset.values());
+        boolean tfShuffle = true;
         for (int i = 0; i < args.length; i += 2) {
             String name = args[i];
             if (i + 1 >= args.length) {
@@ -101,11 +106,21 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
                 };
                 case "--datasets" -> datasets = value.equals("all") ? List.of(CompareDataset.values())
                         : list(value).stream().map(CompareDataset::of).toList();
+                case "--tf-shuffle" -> tfShuffle = bool(name, value);
                 default -> throw new IllegalArgumentException("unknown option " + name + "; options are --data --records"
-                        + " --parts --seed --threads --warmup --passes --batch --shuffle-buffer --systems --datasets");
+                        + " --parts --seed --threads --warmup --passes --batch --shuffle-buffer --systems --datasets --tf-shuffle");
             }
         }
-        return new CompareOptions(data, records, parts, seed, threads, warmup, passes, batch, shuffle, systems, datasets);
+        return new CompareOptions(data, records, parts, seed, threads, warmup, passes, batch, shuffle, systems, datasets,
+                tfShuffle);
+    }
+
+    private static boolean bool(String name, String value) {
+        return switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(name + " must be true or false: " + value);
+        };
     }
 
     private static List<String> list(String value) {

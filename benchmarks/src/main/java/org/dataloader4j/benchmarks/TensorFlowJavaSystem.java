@@ -25,10 +25,17 @@ import org.tensorflow.types.family.TType;
 
 /**
  * TensorFlow's own C++ TFRecord reader and Example parser, through TensorFlow Java in graph mode:
- * {@code TFRecordDataset → shuffle → batch → ParseExampleDataset(parallel calls = threads) →
- * prefetch}, on a private pool of {@code threads} threads, pulled by {@code IteratorGetNext} in a
+ * {@code TFRecordDataset → [shuffle] → batch → ParseExampleDataset(parallel calls = threads) →
+ * prefetch(2)}, on a private pool of {@code threads} threads, pulled by {@code IteratorGetNext} in a
  * session whose op parallelism is {@code threads} too. The consumer touches every row of every
- * output tensor, as dataloader4j's does.
+ * output tensor, as dataloader4j's does. The shuffle, through a buffer as large as
+ * dataloader4j's, is on unless turned off: TensorFlow's buffer holds copies of the records (a
+ * string tensor each), where dataloader4j's holds slices of the mapped files, so it costs
+ * TensorFlow more.
+ *
+ * <p>Of the configurations tried (with and without prefetch, the private pool, a 16 MB read
+ * buffer, parallel calls = AUTOTUNE), none was faster beyond the noise of a shared 2-core
+ * machine; this one keeps every thread count at {@code threads}.
  *
  * <p>The dataset op is TensorFlow's {@code TFRecordDataset} (version 1), built by name: the Java
  * API builds {@code TFRecordDatasetV2}, whose graph serialization in TensorFlow 2.18 writes three
@@ -40,6 +47,13 @@ final class TensorFlowJavaSystem implements ComparedSystem {
     private static final long READ_BUFFER = 256 * 1024;
     /** Why the native library did not load, as the first attempt said; later ones only say the class is unusable. */
     private static volatile String loadFailure;
+
+    private final boolean shuffle;
+
+    /** TensorFlow's pipeline, shuffling or not. */
+    TensorFlowJavaSystem(boolean shuffle) {
+        this.shuffle = shuffle;
+    }
 
     @Override
     public String name() {
@@ -64,7 +78,7 @@ final class TensorFlowJavaSystem implements ComparedSystem {
                     + loadFailure, e);
         }
         try {
-            return new TfRun(graph, data, threads, settings);
+            return new TfRun(graph, data, threads, settings, shuffle);
         } catch (RuntimeException e) {
             graph.close();
             throw e;
@@ -78,7 +92,7 @@ final class TensorFlowJavaSystem implements ComparedSystem {
         private final MakeIterator makeIterator;
         private final IteratorGetNext next;
 
-        TfRun(Graph graph, DataFiles data, int threads, Settings settings) {
+        TfRun(Graph graph, DataFiles data, int threads, Settings settings, boolean shuffle) {
             this.graph = graph;
             Ops tf = Ops.create(graph);
             List<SyntheticRecords.Column> columns = data.dataset().kind().columns();
@@ -103,8 +117,9 @@ final class TensorFlowJavaSystem implements ComparedSystem {
                     .addInput(tf.constant(READ_BUFFER).asOutput())
                     .build();
             Operand<TType> source = records.output(0);
-            var shuffled = tf.data.shuffleDataset(source, tf.constant((long) settings.shuffleBuffer()), tf.constant(settings.seed()),
-                    tf.constant(settings.seed() + 1), tf.random.dummySeedGenerator(), stringType, List.of(Shape.scalar()));
+            Operand<? extends TType> shuffled = !shuffle ? source : tf.data.shuffleDataset(source,
+                    tf.constant((long) settings.shuffleBuffer()), tf.constant(settings.seed()), tf.constant(settings.seed() + 1),
+                    tf.random.dummySeedGenerator(), stringType, List.of(Shape.scalar()));
             var batched = tf.data.batchDataset(shuffled, tf.constant((long) settings.batchSize()), tf.constant(false), stringType,
                     List.of(Shape.of(Shape.UNKNOWN_SIZE)));
             var parsed = tf.data.parseExampleDataset(batched, tf.constant((long) threads), defaults, List.of(), keys, List.of(),
