@@ -8,13 +8,18 @@
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$bench_dir")"
 
+# The major version of the java launcher $1 ("1.8" is 8), or 0 if it cannot tell.
 java_major() {
-  "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p'
+  local v
+  v="$("$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')"
+  v="${v#1.}"
+  v="${v%%.*}"
+  [[ "$v" =~ ^[0-9]+$ ]] && echo "$v" || echo 0
 }
 
 JAVA=""
 for candidate in "${JAVA_HOME:-/nonexistent}/bin/java" /usr/lib/jvm/*/bin/java; do
-  if [[ -x "$candidate" ]] && (( $(java_major "$candidate" || echo 0) >= 25 )); then
+  if [[ -x "$candidate" ]] && (( $(java_major "$candidate") >= 25 )); then
     JAVA="$candidate"
     break
   fi
