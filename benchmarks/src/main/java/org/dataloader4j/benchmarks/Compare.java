@@ -1,0 +1,147 @@
+package org.dataloader4j.benchmarks;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Runs dataloader4j and its peers back to back over the same generated datasets, in one JVM,
+ * and prints one line per system, dataset and thread count:
+ *
+ * <pre>
+ * RESULT &lt;system&gt; &lt;dataset&gt; records_per_s=&lt;n&gt; mb_per_s=&lt;n&gt; seconds=&lt;n&gt; records=&lt;n&gt; threads=&lt;t&gt;
+ * </pre>
+ *
+ * where MB is 10^6 bytes of record payload and the figures are the median of the timed passes,
+ * after the warm-up passes, with the files in the page cache. A {@code DETAIL} line follows with
+ * the time to the first batch, the steady-state heap allocation per record of the pipeline's
+ * threads, the collector's pauses during the timed passes, and every pass's time. A system that
+ * cannot run here prints {@code RESULT <system> <dataset> unavailable …} with the reason.
+ *
+ * <p>Usage (see {@link CompareOptions} for every option and its default):
+ * <pre>
+ * java -Xms2g -Xmx2g -XX:+AlwaysPreTouch -cp … org.dataloader4j.benchmarks.Compare \
+ *     --data /tmp/compare --records 100000 --threads 1,2 --warmup 1 --passes 3 --systems all --datasets all
+ * </pre>
+ */
+public final class Compare {
+    private Compare() {
+    }
+
+    /** Runs {@link #run} with {@code args}; exits with 1 if a system failed, 2 for bad arguments. */
+    public static void main(String[] args) throws Exception {
+        CompareOptions options;
+        try {
+            options = CompareOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("compare: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        if (!run(options, System.out)) {
+            System.exit(1);
+        }
+    }
+
+    /** Runs every chosen system over every chosen dataset; returns false if one failed (unavailable is not failed). */
+    public static boolean run(CompareOptions options, PrintStream out) throws Exception {
+        out.printf(Locale.ROOT, "# java %s (%s), %d processors, heap max %d MB; protobuf-java %s%n",
+                Runtime.version(), System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory() / 1_000_000, com.google.protobuf.RuntimeVersion.MAJOR + "."
+                        + com.google.protobuf.RuntimeVersion.MINOR + "." + com.google.protobuf.RuntimeVersion.PATCH);
+        out.printf(Locale.ROOT, "# records=%d parts=%d seed=%d threads=%s warmup=%d passes=%d batch=%d shuffle_buffer=%d"
+                        + " tf_shuffle=%s%n", options.records(), options.parts(), options.seed(), options.threads(), options.warmup(),
+                options.passes(), options.batchSize(), options.shuffleBuffer(), options.tfShuffle());
+        List<ComparedSystem> systems = systems(options);
+        ComparedSystem.Settings settings = new ComparedSystem.Settings(options.batchSize(), options.shuffleBuffer(), options.seed());
+        boolean ok = true;
+        for (CompareDataset dataset : options.datasets()) {
+            long start = System.nanoTime();
+            DataFiles data = DataFiles.ensure(options.data(), dataset, options.records(), options.parts(), options.seed());
+            double ready = seconds(System.nanoTime() - start);
+            data.readOnce();
+            out.printf(Locale.ROOT, "DATA %s files=%d records=%d payload_mb=%.1f file_mb=%.1f ready_s=%.1f dir=%s%n",
+                    dataset.id(), data.files().size(), data.records(), data.payloadBytes() / 1e6, data.fileBytes() / 1e6, ready,
+                    data.files().get(0).getParent());
+            for (int threads : options.threads()) {
+                for (ComparedSystem system : systems) {
+                    if (system.reads(dataset)) {
+                        ok &= runOne(system, data, threads, settings, options, out);
+                    }
+                }
+            }
+        }
+        return ok;
+    }
+
+    private static List<ComparedSystem> systems(CompareOptions options) {
+        List<ComparedSystem> all = List.of(new Dataloader4jSystem(), new ProtobufJavaSystem(), new MmapCopySystem(),
+                new TensorFlowJavaSystem(options.tfShuffle()));
+        return all.stream().filter(s -> options.systems().contains(s.name())).toList();
+    }
+
+    private static boolean runOne(ComparedSystem system, DataFiles data, int threads, ComparedSystem.Settings settings,
+                                  CompareOptions options, PrintStream out) {
+        String id = data.dataset().id();
+        List<Pass> passes = new ArrayList<>();
+        GcPauses gc;
+        try (ComparedSystem.Run run = system.open(data, threads, settings)) {
+            for (int i = 0; i < options.warmup(); i++) {
+                check(run.pass(), data);
+            }
+            System.gc();
+            gc = new GcPauses();
+            try (gc) {
+                for (int i = 0; i < options.passes(); i++) {
+                    passes.add(check(run.pass(), data));
+                }
+            }
+        } catch (ComparedSystem.Unavailable e) {
+            out.printf(Locale.ROOT, "RESULT %s %s unavailable threads=%d reason=\"%s\"%n", system.name(), id, threads, e.getMessage());
+            return true;
+        } catch (Exception | Error e) {
+            out.printf(Locale.ROOT, "RESULT %s %s failed threads=%d reason=\"%s\"%n", system.name(), id, threads, e);
+            return false;
+        }
+        double seconds = seconds(median(passes.stream().mapToLong(Pass::nanos).toArray()));
+        out.printf(Locale.ROOT, "RESULT %s %s records_per_s=%.0f mb_per_s=%.1f seconds=%.3f records=%d threads=%d%n",
+                system.name(), id, data.records() / seconds, data.payloadBytes() / 1e6 / seconds, seconds, data.records(), threads);
+        long[] first = passes.stream().mapToLong(Pass::firstBatchNanos).filter(n -> n >= 0).toArray();
+        double[] alloc = passes.stream().mapToDouble(Pass::allocatedPerRecord).filter(a -> !Double.isNaN(a)).toArray();
+        out.printf(Locale.ROOT, "DETAIL %s %s threads=%d first_batch_ms=%s alloc_bytes_per_record=%s gc_pauses=%d gc_pause_ms=%d"
+                        + " gc_max_pause_ms=%d pass_seconds=%s%n",
+                system.name(), id, threads,
+                first.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(first) / 1e6),
+                alloc.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(alloc)),
+                gc.count(), gc.totalMillis(), gc.maxMillis(),
+                String.join(",", passes.stream().map(p -> String.format(Locale.ROOT, "%.3f", seconds(p.nanos()))).toList()));
+        out.flush();
+        return true;
+    }
+
+    private static Pass check(Pass pass, DataFiles data) {
+        if (pass.records() != data.records()) {
+            throw new IllegalStateException("a pass delivered " + pass.records() + " records of " + data.records());
+        }
+        return pass;
+    }
+
+    private static double seconds(double nanos) {
+        return nanos / 1e9;
+    }
+
+    /** The median; of an even count, the mean of the middle two. */
+    static double median(long[] values) {
+        return median(Arrays.stream(values).asDoubleStream().toArray());
+    }
+
+    /** The median; of an even count, the mean of the middle two. */
+    static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+}

@@ -1,0 +1,104 @@
+package org.dataloader4j.benchmarks;
+
+import java.util.List;
+import org.dataloader4j.api.Batch;
+import org.dataloader4j.api.Shape;
+import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.format.Framing;
+import org.dataloader4j.ofrecord.OFRecordRawDecoder;
+import org.dataloader4j.ofrecord.OFRecordReader;
+import org.dataloader4j.tfrecord.FixedLenFeature;
+import org.dataloader4j.tfrecord.TFRecordReader;
+
+/**
+ * dataloader4j's full pipeline: {@code OFRecordReader} or {@code TFRecordReader} with a shuffle
+ * buffer, batches, the default ring and {@code threads} parse threads, built anew for every pass
+ * (so a pass includes opening the files and the time to the first batch).
+ *
+ * <p>Steady-state allocation is measured between the first batch and a batch far enough from the
+ * end that the load thread still runs: over the reader's threads ({@code <name>-load},
+ * {@code <name>-parse-N}) and the consumer's.
+ */
+final class Dataloader4jSystem implements ComparedSystem {
+    static final String NAME = "dataloader4j";
+    private static final String READER = "d4j-compare";
+    /** Reader ring slots; the builders' default. */
+    private static final int RING = 8;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean reads(CompareDataset dataset) {
+        return true;
+    }
+
+    @Override
+    public Run open(DataFiles data, int threads, Settings settings) {
+        // Past this many records before the end the load thread may have finished (ring + shuffle buffer ahead).
+        long lateMark = data.records() - (long) (RING + 4) * settings.batchSize() - settings.shuffleBuffer();
+        return new Run() {
+            @Override
+            public Pass pass() {
+                long start = System.nanoTime();
+                try (DataReader reader = build(data, threads, settings)) {
+                    long records = 0;
+                    long first = -1;
+                    long[] threadIds = null;
+                    long allocStart = 0;
+                    long recordsAtStart = 0;
+                    long allocEnd = -1;
+                    long recordsAtEnd = 0;
+                    String[] names = null;
+                    double sum = 0;
+                    for (Batch b = reader.read(); b != null; b = reader.read()) {
+                        if (names == null) {
+                            names = b.names().toArray(String[]::new);
+                        }
+                        sum += Sink.touch(b, names);
+                        records += b.size();
+                        if (first < 0) {
+                            first = System.nanoTime() - start;
+                            threadIds = ThreadAllocation.threadsNamed(READER + "-");
+                            allocStart = ThreadAllocation.allocated(threadIds);
+                            recordsAtStart = records;
+                        } else if (allocEnd < 0 && records >= lateMark) {
+                            allocEnd = ThreadAllocation.allocated(threadIds);
+                            recordsAtEnd = records;
+                        }
+                    }
+                    long nanos = System.nanoTime() - start;
+                    Sink.consume(sum);
+                    boolean measured = allocEnd >= 0 && allocStart >= 0;
+                    return new Pass(records, nanos, first, measured ? allocEnd - allocStart : -1,
+                            measured ? recordsAtEnd - recordsAtStart : 0);
+                }
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    private static DataReader build(DataFiles data, int threads, Settings settings) {
+        List<SyntheticRecords.Column> columns = data.dataset().kind().columns();
+        if (data.dataset().framing() == Framing.OFRECORD) {
+            OFRecordReader.Builder b = OFRecordReader.builder();
+            columns.forEach(c -> b.decoder(OFRecordRawDecoder.of(c.name(), Shape.of(c.width()), c.type())));
+            return configure(b, data, threads, settings).build();
+        }
+        TFRecordReader.Builder b = TFRecordReader.builder().compression(data.dataset().compression());
+        columns.forEach(c -> b.feature(FixedLenFeature.of(c.name(), Shape.of(c.width()), c.type())));
+        return configure(b, data, threads, settings).build();
+    }
+
+    private static <B extends org.dataloader4j.core.FilePipelineBuilder<B>> B configure(B b, DataFiles data, int threads,
+            Settings settings) {
+        return b.files(data.files()).batchSize(settings.batchSize()).randomShuffle(true)
+                .shuffleBufferSize(settings.shuffleBuffer()).seed(settings.seed()).parseThreads(threads)
+                .ringSize(RING).name(READER);
+    }
+}

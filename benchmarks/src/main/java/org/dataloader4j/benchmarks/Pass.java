@@ -1,0 +1,25 @@
+package org.dataloader4j.benchmarks;
+
+/**
+ * What one timed pass over a dataset measured.
+ *
+ * @param records          records delivered to the consumer
+ * @param nanos            the pass's wall time, from before the reader was built to the last batch
+ * @param firstBatchNanos  from the same start to the first batch in the consumer's hands, or -1
+ *                         where the system does not report it
+ * @param allocatedBytes   heap bytes the pipeline's threads allocated over {@code allocatedRecords}
+ *                         records, or -1 where not measured
+ * @param allocatedRecords the records over which {@code allocatedBytes} was measured
+ */
+public record Pass(long records, long nanos, long firstBatchNanos, long allocatedBytes, long allocatedRecords) {
+
+    /** A pass that measured only records and time. */
+    public static Pass of(long records, long nanos) {
+        return new Pass(records, nanos, -1, -1, 0);
+    }
+
+    /** Heap bytes allocated per record, or NaN where not measured. */
+    public double allocatedPerRecord() {
+        return allocatedBytes < 0 || allocatedRecords == 0 ? Double.NaN : (double) allocatedBytes / allocatedRecords;
+    }
+}

@@ -1,0 +1,105 @@
+package org.dataloader4j.benchmarks;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.dataloader4j.format.Compression;
+import org.dataloader4j.format.Framing;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Compare on tiny datasets: every system reads every record and reports in the documented format. No timings are checked. */
+class CompareTest {
+    private static final int RECORDS = 700;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(180)
+    void everySystemReadsEveryRecordOfEveryDatasetItReads() throws Exception {
+        CompareOptions options = CompareOptions.parse("--data", dir.toString(), "--records", Integer.toString(RECORDS),
+                "--threads", "1,2", "--warmup", "1", "--passes", "1", "--batch", "64", "--shuffle-buffer", "128");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        boolean ok;
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            ok = Compare.run(options, out);
+        }
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(ok, text);
+
+        List<String> expected = new ArrayList<>();
+        for (CompareDataset d : CompareDataset.values()) {
+            for (int threads : List.of(1, 2)) {
+                expected.add(result(Dataloader4jSystem.NAME, d, threads));
+                if (d.framing() == Framing.OFRECORD) {
+                    expected.add(result(ProtobufJavaSystem.NAME, d, threads));
+                }
+                if (d.compression() == Compression.NONE) {
+                    expected.add(result(MmapCopySystem.NAME, d, threads));
+                } else {
+                    assertTrue(!text.contains("RESULT " + MmapCopySystem.NAME + " " + d.id() + " "), text);
+                }
+                if (d.framing() == Framing.TFRECORD) {
+                    // Measured where the native library is on the class path, else reported, never left out.
+                    expected.add("RESULT " + TensorFlowJavaSystem.NAME + " " + d.id() + " (records_per_s=\\d+ .* records="
+                            + RECORDS + " threads=" + threads + "|unavailable threads=" + threads + " reason=\".+\")");
+                }
+            }
+        }
+        for (String line : expected) {
+            assertTrue(Pattern.compile("(?m)^" + line + "$").matcher(text).find(), "no line " + line + " in\n" + text);
+        }
+        assertTrue(Pattern.compile("(?m)^DETAIL dataloader4j mnist-ofrecord threads=1 first_batch_ms=\\d+\\.\\d "
+                + "alloc_bytes_per_record=\\S+ gc_pauses=\\d+ gc_pause_ms=\\d+ gc_max_pause_ms=\\d+ pass_seconds=\\d+\\.\\d+$")
+                .matcher(text).find(), text);
+        assertTrue(Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().startsWith("d4j-compare-") || t.getName().startsWith("protobuf-java-")), "threads left");
+    }
+
+    private static String result(String system, CompareDataset d, int threads) {
+        return "RESULT " + system + " " + d.id() + " records_per_s=\\d+ mb_per_s=\\d+\\.\\d seconds=\\d+\\.\\d{3} records="
+                + RECORDS + " threads=" + threads;
+    }
+
+    @Test
+    void aDatasetIsReusedWithTheSameSettingsAndRewrittenWithOthers() throws Exception {
+        DataFiles first = DataFiles.ensure(dir, CompareDataset.BERT_OFRECORD, 50, 2, 3);
+        Path file = first.files().get(0);
+        FileTime old = FileTime.fromMillis(0);
+        Files.setLastModifiedTime(file, old);
+        byte[] before = Files.readAllBytes(file);
+
+        DataFiles again = DataFiles.ensure(dir, CompareDataset.BERT_OFRECORD, 50, 2, 3);
+        assertEquals(first, again);
+        assertEquals(old, Files.getLastModifiedTime(file), "rewritten although the settings are the same");
+
+        DataFiles reseeded = DataFiles.ensure(dir, CompareDataset.BERT_OFRECORD, 50, 2, 4);
+        assertEquals(50, reseeded.records());
+        assertFalse(Arrays.equals(before, Files.readAllBytes(file)), "the same bytes from another seed");
+    }
+
+    @Test
+    void theSameSeedDrawsTheSameRecords() {
+        for (SyntheticRecords.Kind kind : SyntheticRecords.Kind.values()) {
+            List<byte[]> a = SyntheticRecords.payloads(kind, 9, 20, false);
+            List<byte[]> b = SyntheticRecords.payloads(kind, 9, 20, false);
+            for (int i = 0; i < a.size(); i++) {
+                assertArrayEquals(a.get(i), b.get(i), kind + " record " + i);
+            }
+        }
+    }
+}
