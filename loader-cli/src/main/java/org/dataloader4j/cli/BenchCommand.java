@@ -69,6 +69,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--shuffle", paramLabel = "SEED", description = "shuffle records with this seed (default: no shuffle)")
     private Long shuffle;
 
+    @Option(names = "--skip-corrupt", paramLabel = "N",
+            description = "skip up to N corrupt records, each checked by parsing it alone on the load thread (default: strict)")
+    private Long skipCorrupt;
+
     @Override
     public Integer call() throws IOException {
         if (epochs < 1) {
@@ -115,7 +119,8 @@ final class BenchCommand implements Callable<Integer> {
                 Units.percent(m.loadBlocked().toNanos(), loop));
         out.printf("  %-28s %s  (%s of the read loop)%n", "parse: in the parser", Units.seconds(m.parseBusy().toNanos()),
                 Units.percent(m.parseBusy().toNanos(), loop));
-        out.printf("  %-28s %,d samples, %,d batches parsed, %,d read%n", "counted", m.samples(), m.batchesParsed(), m.batchesRead());
+        out.printf("  %-28s %,d samples, %,d batches parsed, %,d read, %,d corrupt records skipped%n", "counted", m.samples(),
+                m.batchesParsed(), m.batchesRead(), m.corruptSkipped());
         return ExitCodes.OK;
     }
 
@@ -210,6 +215,9 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (shuffle != null) {
             b.randomShuffle(true).seed(shuffle);
+        }
+        if (skipCorrupt != null) {
+            b.skipCorrupt(skipCorrupt);
         }
         return b;
     }

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,6 +47,25 @@ class BenchCommandTest {
         assertEquals(0, r.code(), r::toString);
         assertTrue(r.lines().get(0).contains("tfrecord, 1 file"), r::toString);
         assertEquals(1000, readLoopRecords(r));
+    }
+
+    @Test
+    @Timeout(60)
+    void skipsACorruptRecordWhenAskedAndFailsOnItWhenNot() throws IOException {
+        SoftmaxRegression.writeData(dir, 500, 1, 5);
+        // A well-framed record whose payload starts with an invalid wire type.
+        byte[] garbage = {3, 0, 0, 0, 0, 0, 0, 0, 0x0F, 1, 2};
+        Files.write(dir.resolve("part-00000"), garbage, StandardOpenOption.APPEND);
+        String[] args = {"bench", dir.toString(), "--format", "ofrecord", "--feature", "images:float32:784",
+            "--feature", "labels:int64:1", "--batch", "64", "--threads", "2"};
+        assertEquals(1, Cli.run(args).code());
+        String[] skipping = Arrays.copyOf(args, args.length + 2);
+        skipping[args.length] = "--skip-corrupt";
+        skipping[args.length + 1] = "1";
+        Cli.Result r = Cli.run(skipping);
+        assertEquals(0, r.code(), r::toString);
+        assertEquals(500, readLoopRecords(r));
+        assertTrue(r.out().contains("500 samples, 8 batches parsed, 8 read, 1 corrupt records skipped"), r::toString);
     }
 
     /** A feature shape that does not fit the records fails the read loop with the parser's one-line cause. */
