@@ -18,6 +18,8 @@ import org.dataloader4j.api.DataType;
  */
 public final class ValueCopier {
     private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** The high bit of each byte of a word: clear in all eight when the word holds eight one-byte varints. */
+    private static final long HIGH_BITS = 0x8080808080808080L;
     private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -83,6 +85,19 @@ public final class ValueCopier {
         long p = start;
         boolean int64Out = type == DataType.INT64 && !int32;
         while (n < max && p < end) {
+            if (max - n >= Long.BYTES && end - p >= Long.BYTES) {
+                long word = record.get(I64, p);
+                if ((word & HIGH_BITS) == 0) {
+                    // Eight one-byte varints (values 0 to 127, the same in every type), as masks and
+                    // segment ids are: taken eight at a time.
+                    for (int k = 0; k < Long.BYTES; k++) {
+                        putLong(out, type, at + n + k, word >>> (k * Byte.SIZE) & 0x7F);
+                    }
+                    n += Long.BYTES;
+                    p += Long.BYTES;
+                    continue;
+                }
+            }
             // The region was checked by countVarints: every varint ends within it in at most 10 bytes.
             long v = record.get(ValueLayout.JAVA_BYTE, p++);
             if (v < 0) {
