@@ -10,22 +10,24 @@ import org.dataloader4j.core.testing.TestBatch;
 import org.junit.jupiter.api.Test;
 
 /**
- * Packed varint lists whose values are one byte long in runs of every length, among longer ones:
- * runs of eight and more are copied eight at a time, the rest one by one, and every type and
- * truncation gets the same values either way.
+ * Packed varint lists whose values are one byte long in runs of every length, among values of
+ * every other length: runs of eight and more are copied eight at a time, varints of up to four
+ * bytes without a loop, longer ones byte by byte, and every type and truncation gets the same
+ * values either way.
  */
 class VarintRunsTest {
     private static final int N = 64;
 
-    /** {@code N} values: seeded runs of 0 to 127 (one byte each), broken by values of 2 to 10 bytes. */
+    /** {@code N} values: seeded runs of 0 to 127 (one byte each), broken by values of 1 to 10 bytes. */
     private static long[] values(long seed) {
         Random random = new Random(seed);
         long[] v = new long[N];
         for (int i = 0; i < N; i++) {
-            v[i] = random.nextInt(6) == 0 ? switch (random.nextInt(3)) {
+            v[i] = random.nextInt(4) == 0 ? switch (random.nextInt(4)) {
                 case 0 -> 128 + random.nextInt(30_000);
-                case 1 -> -1 - random.nextInt(1000);
-                default -> random.nextLong();
+                case 1 -> random.nextInt(1 << 28);
+                case 2 -> -1 - random.nextInt(1000);
+                default -> random.nextLong() >>> random.nextInt(64);
             } : random.nextInt(128);
         }
         return v;

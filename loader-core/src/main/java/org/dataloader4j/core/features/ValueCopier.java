@@ -85,9 +85,10 @@ public final class ValueCopier {
         long p = start;
         boolean int64Out = type == DataType.INT64 && !int32;
         while (n < max && p < end) {
-            if (max - n >= Long.BYTES && end - p >= Long.BYTES) {
+            long v;
+            if (end - p >= Long.BYTES) {
                 long word = record.get(I64, p);
-                if ((word & HIGH_BITS) == 0) {
+                if ((word & HIGH_BITS) == 0 && max - n >= Long.BYTES) {
                     // Eight one-byte varints (values 0 to 127, the same in every type), as masks and
                     // segment ids are: taken eight at a time.
                     for (int k = 0; k < Long.BYTES; k++) {
@@ -97,9 +98,21 @@ public final class ValueCopier {
                     p += Long.BYTES;
                     continue;
                 }
+                // A varint of up to four bytes (values below 2^28, as token ids are) from the word,
+                // without a branch per byte: its length is where the first byte without the high
+                // bit is, and its 7-bit groups are moved together by shifts.
+                int length = (Long.numberOfTrailingZeros(~word & HIGH_BITS) >>> 3) + 1;
+                if (length <= 4) {
+                    long bytes = word & (-1L >>> (Long.SIZE - length * Byte.SIZE));
+                    v = bytes & 0x7F | bytes >>> 1 & 0x3F80 | bytes >>> 2 & 0x1F_C000 | bytes >>> 3 & 0xFE0_0000;
+                    p += length;
+                    put(out, type, at + n, v, int32, int64Out);
+                    n++;
+                    continue;
+                }
             }
             // The region was checked by countVarints: every varint ends within it in at most 10 bytes.
-            long v = record.get(ValueLayout.JAVA_BYTE, p++);
+            v = record.get(ValueLayout.JAVA_BYTE, p++);
             if (v < 0) {
                 v &= 0x7F;
                 for (int shift = 7; ; shift += 7) {
@@ -110,14 +123,19 @@ public final class ValueCopier {
                     }
                 }
             }
-            if (int64Out) {
-                out.setAtIndex(I64, at + n, v);
-            } else {
-                putLong(out, type, at + n, int32 ? (int) v : v);
-            }
+            put(out, type, at + n, v, int32, int64Out);
             n++;
         }
         return n;
+    }
+
+    /** Writes varint {@code v} of an int32 or int64 list as element {@code i} of {@code out}. */
+    private static void put(MemorySegment out, DataType type, long i, long v, boolean int32, boolean int64Out) {
+        if (int64Out) {
+            out.setAtIndex(I64, i, v);
+        } else {
+            putLong(out, type, i, int32 ? (int) v : v);
+        }
     }
 
     /** Writes {@code count} copies of {@code value}, cast to {@code type}, from element {@code at}. */
