@@ -16,6 +16,7 @@ import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
 import org.dataloader4j.core.testing.ByteMutations;
+import org.dataloader4j.core.testing.ProtobufInput;
 import org.dataloader4j.core.testing.TestBatch;
 import org.dataloader4j.format.proto.Feature;
 import org.dataloader4j.format.proto.OFRecord;
@@ -159,7 +160,7 @@ class OFRecordParserDifferentialTest {
 
     private static OFRecord protobuf(byte[] bytes) {
         try {
-            return OFRecord.parseFrom(bytes);
+            return ProtobufInput.parse(OFRecord.parser(), bytes);
         } catch (InvalidProtocolBufferException e) {
             return null;
         }

@@ -19,6 +19,7 @@ import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.features.ListKind;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
 import org.dataloader4j.core.testing.ByteMutations;
+import org.dataloader4j.core.testing.ProtobufInput;
 import org.dataloader4j.core.testing.TestBatch;
 import org.dataloader4j.format.tf.Example;
 import org.dataloader4j.format.tf.Feature;
@@ -202,10 +203,10 @@ class ExampleParserDifferentialTest {
     private static Parsed protobuf(byte[] bytes, boolean sequence) {
         try {
             if (sequence) {
-                SequenceExample s = SequenceExample.parseFrom(bytes);
+                SequenceExample s = ProtobufInput.parse(SequenceExample.parser(), bytes);
                 return new Parsed(s.getContext().getFeatureMap(), s.getFeatureLists().getFeatureListMap());
             }
-            return new Parsed(Example.parseFrom(bytes).getFeatures().getFeatureMap(), Map.of());
+            return new Parsed(ProtobufInput.parse(Example.parser(), bytes).getFeatures().getFeatureMap(), Map.of());
         } catch (InvalidProtocolBufferException e) {
             return null;
         }
