@@ -1,11 +1,11 @@
 package org.dataloader4j.ofrecord;
 
+import static org.dataloader4j.core.testing.FuzzSeeds.file;
+import static org.dataloader4j.core.testing.FuzzSeeds.randomBytes;
 import static org.dataloader4j.ofrecord.Proto.entry;
 import static org.dataloader4j.ofrecord.Proto.feature;
 import static org.dataloader4j.ofrecord.Proto.packedFloats;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -18,7 +18,6 @@ import org.dataloader4j.core.testing.FuzzSeeds;
 import org.dataloader4j.core.testing.WireWriter;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
-import org.dataloader4j.format.RecordWriter;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,42 +56,25 @@ class FuzzSeedsTest {
     }
 
     @Test
-    void framingSeeds() throws IOException {
+    void framingSeeds() {
         Random random = new Random(SEED + 1);
-        byte[] file = file(OFRecordParserFuzzTest.REFERENCE, randomBytes(random, 5), randomBytes(random, 40));
+        byte[] file = file(Framing.OFRECORD, OFRecordParserFuzzTest.REFERENCE, randomBytes(random, 5), randomBytes(random, 40));
         Map<String, byte[]> seeds = new LinkedHashMap<>();
         seeds.put("seed-valid", file);
         seeds.put("seed-truncated-payload", Arrays.copyOf(file, file.length - 3));
-        seeds.put("seed-truncated-length", Arrays.copyOf(file(randomBytes(random, 4)), 12 + 5));
+        seeds.put("seed-truncated-length", Arrays.copyOf(file(Framing.OFRECORD, randomBytes(random, 4)), 12 + 5));
         seeds.put("seed-length-past-end", frame(1000, randomBytes(random, 10)));
         seeds.put("seed-negative-length", frame(-1, randomBytes(random, 10)));
-        seeds.put("seed-zero-length", concat(file(randomBytes(random, 3)), frame(0, new byte[0])));
+        seeds.put("seed-zero-length", concat(file(Framing.OFRECORD, randomBytes(random, 3)), frame(0, new byte[0])));
         seeds.put("seed-huge-length", frame(Long.MAX_VALUE, randomBytes(random, 10)));
         seeds.put("seed-gzip", FramingChecks.compress(file, Compression.GZIP));
         seeds.put("seed-zlib", FramingChecks.compress(file, Compression.ZLIB));
         seeds.put("seed-gzip-two-members", concat(FramingChecks.compress(file, Compression.GZIP),
-                FramingChecks.compress(file(randomBytes(random, 7)), Compression.GZIP)));
+                FramingChecks.compress(file(Framing.OFRECORD, randomBytes(random, 7)), Compression.GZIP)));
         byte[] gzip = FramingChecks.compress(file, Compression.GZIP);
         seeds.put("seed-gzip-truncated", Arrays.copyOf(gzip, gzip.length - 6));
         seeds.put("seed-garbage", randomBytes(random, 64));
         FuzzSeeds.writeOrCheck(OFRecordFramingFuzzTest.class, "readFrames", seeds);
-    }
-
-    static byte[] randomBytes(Random random, int n) {
-        byte[] b = new byte[n];
-        random.nextBytes(b);
-        return b;
-    }
-
-    /** An OFRecord file of {@code payloads}, as the writer frames them. */
-    private static byte[] file(byte[]... payloads) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (RecordWriter w = RecordWriter.of(out, Framing.OFRECORD, Compression.NONE)) {
-            for (byte[] p : payloads) {
-                w.write(p);
-            }
-        }
-        return out.toByteArray();
     }
 
     /** A frame claiming {@code length} bytes, followed by {@code bytes}, as no writer would make it. */

@@ -8,9 +8,9 @@ import org.dataloader4j.format.Framing;
  * Fuzzes the readers of OFRecord framing with a file of arbitrary bytes: the mapped path of
  * {@link OFRecordDataset} and the index scan ({@link OFRecordFrames}) against
  * {@code RecordReader}'s stream, plain and compressed, and the bytes as a damaged gzip or zlib
- * stream ({@link FramingChecks}). Only the typed exceptions may escape, and a bogus length never
- * allocates more than the input holds. Regression inputs are in
- * {@code OFRecordFramingFuzzTestInputs}; see docs/fuzzing.md.
+ * stream ({@link FramingChecks}). Only the typed exceptions may escape, and no bogus length makes
+ * a reader run out of memory. Regression inputs are in {@code OFRecordFramingFuzzTestInputs}; see
+ * docs/fuzzing.md.
  */
 class OFRecordFramingFuzzTest {
 

@@ -3,11 +3,16 @@ package org.dataloader4j.core.testing;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Random;
+import org.dataloader4j.format.Compression;
+import org.dataloader4j.format.Framing;
+import org.dataloader4j.format.RecordWriter;
 
 /**
  * The seed inputs of a fuzz test, where Jazzer reads them in regression mode and starts from
@@ -28,6 +33,26 @@ public final class FuzzSeeds {
     public static Path folder(Class<?> fuzzTest, String method) {
         return Path.of("src", "test", "resources").resolve(fuzzTest.getPackageName().replace('.', '/'))
                 .resolve(fuzzTest.getSimpleName() + "Inputs").resolve(method);
+    }
+
+    /** {@code n} bytes drawn from {@code random}. */
+    public static byte[] randomBytes(Random random, int n) {
+        byte[] b = new byte[n];
+        random.nextBytes(b);
+        return b;
+    }
+
+    /** A record file of {@code payloads} in {@code framing}, as the writer frames them. */
+    public static byte[] file(Framing framing, byte[]... payloads) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (RecordWriter w = RecordWriter.of(out, framing, Compression.NONE)) {
+            for (byte[] p : payloads) {
+                w.write(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
     }
 
     /** Writes {@code seeds} (file name to bytes) into the folder, or checks that it holds them. */
