@@ -12,10 +12,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
-import org.dataloader4j.core.testing.ByteMutations;
 import org.dataloader4j.core.testing.FramingChecks;
 import org.dataloader4j.core.testing.FuzzSeeds;
-import org.dataloader4j.core.testing.WireWriter;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
 import org.junit.jupiter.api.Test;
@@ -43,15 +41,7 @@ class FuzzSeedsTest {
                 entry("f", feature(1, Proto.message().bytes(1, new byte[4]))),
                 entry("u", feature(2, packedFloats(300f, -1f, Float.NaN, 2.5f))),
                 entry("b", feature(5, Proto.packedVarints(1)))));
-        seeds.put("seed-truncated", Arrays.copyOf(reference, reference.length / 2));
-        seeds.put("seed-length-past-end", Proto.message().tag(1, WireWriter.LEN).rawVarint(1000).raw(new byte[] {10, 1})
-                .toByteArray());
-        seeds.put("seed-negative-length", Proto.message().tag(1, WireWriter.LEN).rawVarint(-1).toByteArray());
-        seeds.put("seed-group-wire-type", Proto.message().tag(1, 3).tag(1, 4).toByteArray());
-        seeds.put("seed-garbage", randomBytes(random, 64));
-        for (int i = 0; i < 4; i++) {
-            seeds.put("seed-mutated-" + i, ByteMutations.mutate(random, reference));
-        }
+        FuzzSeeds.putDamaged(seeds, random, reference);
         FuzzSeeds.writeOrCheck(OFRecordParserFuzzTest.class, "parseOneRecord", seeds);
     }
 

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import java.lang.foreign.ValueLayout;
@@ -12,10 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
 import org.dataloader4j.core.testing.ByteMutations;
+import org.dataloader4j.core.testing.ParserChecks;
 import org.dataloader4j.core.testing.ProtobufInput;
 import org.dataloader4j.core.testing.TestBatch;
 import org.dataloader4j.format.proto.Feature;
@@ -130,32 +129,15 @@ class OFRecordParserDifferentialTest {
         assertTrue(accepted > 100 && rejected > 100, "accepted " + accepted + ", rejected " + rejected + "; seed " + seed);
     }
 
-    /**
-     * Parses the record {@code bytes} alone and checks the verdict against protobuf-java: only a
-     * {@link CorruptDataException} may escape; a record the parser reads and protobuf-java reads
-     * too fits every decoder and holds the oracle's values; a record it rejects does not fit, or
-     * uses a wire type the parser does not support. Returns whether the parser read it.
-     */
+    /** {@link ParserChecks#agreesWithOracle} with protobuf-java's reading of an OFRecord and the decoders' oracle. */
     static boolean parsesAsProtobufJavaDoes(OFRecordParser parser, byte[] bytes) {
         OFRecord expected = protobuf(bytes);
         boolean fits = expected != null && parser.decoders().stream().allMatch(d -> Oracle.row(d, expected) != null);
-        try (TestBatch batch = TestBatch.of(parser, 1)) {
-            batch.parse(parser, ParallelLoop.sequential(), List.of(bytes));
-            if (expected != null) {
-                assertTrue(fits, "parsed a record that does not fit");
-                for (OFRecordDecoder d : parser.decoders()) {
-                    assertArrayEquals(Oracle.row(d, expected), rowBytes(batch, d, 0), d.toString());
-                }
+        return ParserChecks.agreesWithOracle(parser, bytes, expected != null, fits, batch -> {
+            for (OFRecordDecoder d : parser.decoders()) {
+                assertArrayEquals(Oracle.row(d, expected), rowBytes(batch, d, 0), d.toString());
             }
-            return true;
-        } catch (CorruptDataException e) {
-            if (fits && !e.reason().startsWith("unsupported wire type")) {
-                fail("protobuf-java reads the record and it fits, but: " + e.getMessage(), e);
-            }
-            return false;
-        } catch (RuntimeException e) {
-            throw new AssertionError("not a CorruptDataException", e);
-        }
+        });
     }
 
     private static OFRecord protobuf(byte[] bytes) {

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
-import org.dataloader4j.core.testing.RowChecks;
+import org.dataloader4j.core.testing.ParserChecks;
 
 /**
  * Fuzzes {@link OFRecordParser} with one record of arbitrary bytes, read by decoders of every
@@ -43,7 +43,7 @@ class OFRecordParserFuzzTest {
     @FuzzTest(maxDuration = "10m")
     void parseOneRecord(byte[] record) {
         if (OFRecordParserDifferentialTest.parsesAsProtobufJavaDoes(PARSER, record)) {
-            RowChecks.eachRowIsItsRecordAlone(PARSER, List.of(record, REFERENCE, record));
+            ParserChecks.eachRowIsItsRecordAlone(PARSER, List.of(record, REFERENCE, record));
         }
     }
 }

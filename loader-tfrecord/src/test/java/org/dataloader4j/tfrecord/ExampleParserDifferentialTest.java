@@ -19,6 +19,7 @@ import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.features.ListKind;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
 import org.dataloader4j.core.testing.ByteMutations;
+import org.dataloader4j.core.testing.ParserChecks;
 import org.dataloader4j.core.testing.ProtobufInput;
 import org.dataloader4j.core.testing.TestBatch;
 import org.dataloader4j.format.tf.Example;
@@ -155,31 +156,11 @@ class ExampleParserDifferentialTest {
         assertTrue(accepted > 500 && rejected > 500, "accepted " + accepted + ", rejected " + rejected);
     }
 
-    /**
-     * Parses the record {@code bytes} alone and checks the verdict against the oracle: only a
-     * {@link CorruptDataException} may escape; a record the parser reads and protobuf-java reads
-     * too fits every spec and holds the oracle's values (where protobuf-java rejects a record, the
-     * parser may still read it: it checks only what it decodes); a record it rejects does not fit,
-     * or uses a wire type the parser does not support. Returns whether the parser read it.
-     */
+    /** {@link ParserChecks#agreesWithOracle} with protobuf-java's reading of the record and the specs' oracle. */
     static boolean parsesAsTheOracleSays(ExampleParser parser, byte[] bytes) {
         boolean parses = protobuf(bytes, parser.isSequenceExample()) != null;
-        boolean fits = parses && fits(parser, bytes);
-        try (TestBatch batch = TestBatch.of(parser, 1)) {
-            batch.parse(parser, ParallelLoop.sequential(), List.of(bytes));
-            if (parses) {
-                assertTrue(fits, "parsed a record the oracle rejects");
-                checkRow(parser, bytes, batch, 0);
-            }
-            return true;
-        } catch (CorruptDataException e) {
-            if (fits && !e.reason().startsWith("unsupported wire type")) {
-                fail("protobuf-java reads the record and it fits, but: " + e.getMessage(), e);
-            }
-            return false;
-        } catch (RuntimeException e) {
-            throw new AssertionError("not a CorruptDataException", e);
-        }
+        return ParserChecks.agreesWithOracle(parser, bytes, parses, parses && fits(parser, bytes),
+                batch -> checkRow(parser, bytes, batch, 0));
     }
 
     private static ExampleParser parser(RandomExamples gen, boolean sequence) {

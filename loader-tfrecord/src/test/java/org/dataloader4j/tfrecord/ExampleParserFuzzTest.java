@@ -11,7 +11,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.util.List;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
-import org.dataloader4j.core.testing.RowChecks;
+import org.dataloader4j.core.testing.ParserChecks;
 
 /**
  * Fuzzes {@link ExampleParser} with one record of arbitrary bytes, read both as a tf.Example
@@ -61,10 +61,10 @@ class ExampleParserFuzzTest {
     @FuzzTest(maxDuration = "10m")
     void parseOneRecord(byte[] record) {
         if (ExampleParserDifferentialTest.parsesAsTheOracleSays(EXAMPLE, record)) {
-            RowChecks.eachRowIsItsRecordAlone(EXAMPLE, List.of(record, EXAMPLE_REFERENCE, record));
+            ParserChecks.eachRowIsItsRecordAlone(EXAMPLE, List.of(record, EXAMPLE_REFERENCE, record));
         }
         if (ExampleParserDifferentialTest.parsesAsTheOracleSays(SEQUENCE, record)) {
-            RowChecks.eachRowIsItsRecordAlone(SEQUENCE, List.of(record, SEQUENCE_REFERENCE, record));
+            ParserChecks.eachRowIsItsRecordAlone(SEQUENCE, List.of(record, SEQUENCE_REFERENCE, record));
         }
     }
 }

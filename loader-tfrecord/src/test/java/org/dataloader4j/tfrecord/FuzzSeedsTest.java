@@ -14,10 +14,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
-import org.dataloader4j.core.testing.ByteMutations;
 import org.dataloader4j.core.testing.FramingChecks;
 import org.dataloader4j.core.testing.FuzzSeeds;
-import org.dataloader4j.core.testing.WireWriter;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.TFRecordCrc;
@@ -47,15 +45,7 @@ class FuzzSeedsTest {
                 map(entry("t", featureList(floats(1f, 2f))), entry("q", featureList(int64s(1))))));
         seeds.put("seed-too-many-steps", Proto.sequenceExample(map(),
                 map(entry("t", featureList(int64s(1, 2), int64s(3, 4), int64s(5, 6), int64s(7, 8))))));
-        seeds.put("seed-truncated", Arrays.copyOf(example, example.length / 2));
-        seeds.put("seed-length-past-end", Proto.message().tag(1, WireWriter.LEN).rawVarint(1000).raw(new byte[] {10, 1})
-                .toByteArray());
-        seeds.put("seed-negative-length", Proto.message().tag(1, WireWriter.LEN).rawVarint(-1).toByteArray());
-        seeds.put("seed-group-wire-type", Proto.message().tag(1, 3).tag(1, 4).toByteArray());
-        seeds.put("seed-garbage", randomBytes(random, 64));
-        for (int i = 0; i < 4; i++) {
-            seeds.put("seed-mutated-" + i, ByteMutations.mutate(random, i % 2 == 0 ? example : sequence));
-        }
+        FuzzSeeds.putDamaged(seeds, random, example, sequence);
         FuzzSeeds.writeOrCheck(ExampleParserFuzzTest.class, "parseOneRecord", seeds);
     }
 

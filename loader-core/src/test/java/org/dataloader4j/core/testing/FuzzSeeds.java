@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
 import org.dataloader4j.format.Compression;
@@ -53,6 +54,27 @@ public final class FuzzSeeds {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    /**
+     * Adds the seeds of damaged messages, the same for every message type: the first of
+     * {@code valid} cut in half, a field whose length runs past the end, a negative length, a
+     * group (wire types 3 and 4, which the parsers do not read), 64 bytes of garbage, and four
+     * seeded {@link ByteMutations} of the messages of {@code valid} in turn.
+     */
+    public static void putDamaged(Map<String, byte[]> seeds, Random random, byte[]... valid) {
+        seeds.put("seed-truncated", Arrays.copyOf(valid[0], valid[0].length / 2));
+        seeds.put("seed-length-past-end", new Wire().tag(1, WireWriter.LEN).rawVarint(1000).raw(new byte[] {10, 1}).toByteArray());
+        seeds.put("seed-negative-length", new Wire().tag(1, WireWriter.LEN).rawVarint(-1).toByteArray());
+        seeds.put("seed-group-wire-type", new Wire().tag(1, 3).tag(1, 4).toByteArray());
+        seeds.put("seed-garbage", randomBytes(random, 64));
+        for (int i = 0; i < 4; i++) {
+            seeds.put("seed-mutated-" + i, ByteMutations.mutate(random, valid[i % valid.length]));
+        }
+    }
+
+    /** Wire format of no message type in particular. */
+    private static final class Wire extends WireWriter<Wire> {
     }
 
     /** Writes {@code seeds} (file name to bytes) into the folder, or checks that it holds them. */
