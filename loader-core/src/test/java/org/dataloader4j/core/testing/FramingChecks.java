@@ -46,7 +46,7 @@ public final class FramingChecks {
      * What reading a file gave: its payloads in order, and the record index and frame offset of
      * the first bad frame, or -1 for both at a clean end.
      */
-    public record Outcome(List<byte[]> payloads, long badRecord, long badOffset) {
+    private record Outcome(List<byte[]> payloads, long badRecord, long badOffset) {
         void assertSameAs(Outcome expected, String what) {
             assertEquals(expected.payloads.size(), payloads.size(), what + ": records read");
             for (int i = 0; i < payloads.size(); i++) {
@@ -70,7 +70,7 @@ public final class FramingChecks {
     }
 
     /** Frame after frame from offset 0 to the end, as a sequential dataset reads a mapped file. */
-    public static Outcome mapped(byte[] file, FrameReader frames) {
+    private static Outcome mapped(byte[] file, FrameReader frames) {
         MemorySegment mapping = MemorySegment.ofArray(file);
         List<byte[]> payloads = new ArrayList<>();
         long offset = 0;
@@ -114,7 +114,7 @@ public final class FramingChecks {
      * {@code compression} ({@code null}: detected). Fails the test if anything but a
      * {@link CorruptRecordException} escapes, or if a record is not where its predecessors end.
      */
-    public static Outcome stream(byte[] bytes, Framing framing, Compression compression, boolean verifyCrc) {
+    private static Outcome stream(byte[] bytes, Framing framing, Compression compression, boolean verifyCrc) {
         List<byte[]> payloads = new ArrayList<>();
         long end = 0;
         try (RecordReader in = RecordReader.of(new ByteArrayInputStream(bytes), NAME, framing, compression, verifyCrc)) {
