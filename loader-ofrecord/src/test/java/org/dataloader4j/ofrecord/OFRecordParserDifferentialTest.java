@@ -142,7 +142,7 @@ class OFRecordParserDifferentialTest {
 
     private static OFRecord protobuf(byte[] bytes) {
         try {
-            return ProtobufInput.parse(OFRecord.parser(), bytes);
+            return ProtobufInput.parse(OFRecord.getDefaultInstance(), bytes);
         } catch (InvalidProtocolBufferException e) {
             return null;
         }

@@ -184,10 +184,10 @@ class ExampleParserDifferentialTest {
     private static Parsed protobuf(byte[] bytes, boolean sequence) {
         try {
             if (sequence) {
-                SequenceExample s = ProtobufInput.parse(SequenceExample.parser(), bytes);
+                SequenceExample s = ProtobufInput.parse(SequenceExample.getDefaultInstance(), bytes);
                 return new Parsed(s.getContext().getFeatureMap(), s.getFeatureLists().getFeatureListMap());
             }
-            return new Parsed(ProtobufInput.parse(Example.parser(), bytes).getFeatures().getFeatureMap(), Map.of());
+            return new Parsed(ProtobufInput.parse(Example.getDefaultInstance(), bytes).getFeatures().getFeatureMap(), Map.of());
         } catch (InvalidProtocolBufferException e) {
             return null;
         }
