@@ -31,7 +31,7 @@ public final class FuzzSeeds {
     }
 
     /** The inputs folder of {@code method} of {@code fuzzTest}, relative to its module. */
-    public static Path folder(Class<?> fuzzTest, String method) {
+    private static Path folder(Class<?> fuzzTest, String method) {
         return Path.of("src", "test", "resources").resolve(fuzzTest.getPackageName().replace('.', '/'))
                 .resolve(fuzzTest.getSimpleName() + "Inputs").resolve(method);
     }
