@@ -38,6 +38,15 @@ public final class WireFormatException extends RuntimeException {
         return new WireFormatException(position, "truncated field");
     }
 
+    /**
+     * A length-delimited field at {@code position} that claims {@code length} bytes, 2^31 or
+     * more (or a negative 64-bit value): no message holds such a field, and protobuf's C++ parser
+     * refuses the length however many bytes follow.
+     */
+    public static WireFormatException invalidLength(long position, long length) {
+        return new WireFormatException(position, "invalid length " + Long.toUnsignedString(length));
+    }
+
     /** A tag at {@code position} with a wire type this reader does not skip (groups, 6, 7). */
     public static WireFormatException unsupportedWireType(long position, int wireType) {
         return new WireFormatException(position, "unsupported wire type " + wireType);

@@ -237,12 +237,17 @@ public final class WireReader {
     /**
      * Reads the length of a length-delimited field and leaves the cursor at its first byte.
      *
-     * @throws WireFormatException {@code "truncated field"} if the field runs past the limit
+     * @throws WireFormatException {@code "invalid length N"} if the length is 2^31 or more, or
+     *                             {@code "truncated field"} if the field runs past the limit
      */
     public long readLength() {
         long start = position;
         long length = readVarint64();
-        if (length < 0 || length > limit - position) {
+        // Tell a nonsense length from a short message: protobuf-java would read only its low 32 bits.
+        if (length < 0 || length > Integer.MAX_VALUE) {
+            throw WireFormatException.invalidLength(start, length);
+        }
+        if (length > limit - position) {
             throw WireFormatException.truncatedField(start);
         }
         return length;

@@ -129,10 +129,23 @@ class WireReaderTest {
         WireFormatException e = assertThrows(WireFormatException.class, r::readLengthDelimited);
         assertEquals("truncated field", e.reason());
         assertEquals(1, e.position());
+    }
+
+    @Test
+    void aLengthOf2To31OrMoreIsInvalidWhateverFollows() {
         WireFormatException huge = assertThrows(WireFormatException.class, () -> reader(varint(Long.MAX_VALUE)).readLength());
-        assertEquals("truncated field", huge.reason());
+        assertEquals("invalid length 9223372036854775807", huge.reason());
         WireFormatException negative = assertThrows(WireFormatException.class, () -> reader(varint(-1)).readLength());
-        assertEquals("truncated field", negative.reason());
+        assertEquals("invalid length 18446744073709551615", negative.reason());
+        // protobuf-java reads the low 32 bits (0 here) and would take it for an empty field.
+        byte[] lowBitsZero = concat(varint(1L << 32), new byte[8]);
+        WireFormatException high = assertThrows(WireFormatException.class, () -> reader(lowBitsZero).readLength());
+        assertEquals("invalid length 4294967296", high.reason());
+        assertEquals(0, high.position());
+        assertEquals("invalid length 2147483648", assertThrows(WireFormatException.class,
+                () -> reader(varint(1L << 31)).readLength()).reason());
+        assertEquals("truncated field", assertThrows(WireFormatException.class,
+                () -> reader(varint(Integer.MAX_VALUE)).readLength()).reason(), "2^31 - 1 is a length, here past the end");
     }
 
     @Test

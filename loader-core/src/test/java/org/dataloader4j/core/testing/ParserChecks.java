@@ -1,0 +1,72 @@
+package org.dataloader4j.core.testing;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.List;
+import java.util.function.Consumer;
+import org.dataloader4j.api.CorruptDataException;
+import org.dataloader4j.api.ParallelLoop;
+import org.dataloader4j.api.Parser;
+import org.dataloader4j.core.RecordSlice;
+
+/** Checks of a record parser on arbitrary records, for the parsers' differential and fuzz tests. */
+public final class ParserChecks {
+    private ParserChecks() {
+    }
+
+    /**
+     * Parses the record {@code bytes} alone and holds the verdict up against the oracle's: only a
+     * {@link CorruptDataException} may escape. If the parser reads the record and protobuf-java
+     * parses it too ({@code oracleParses}), the record must fit every output ({@code fits}) and
+     * {@code checkRow} compares the row with the oracle's; where protobuf-java rejects a record,
+     * the parser may still read it, as it checks only what it decodes. A record the parser
+     * rejects must not fit, or must hold a wire type the parser does not support or a length of
+     * 2^31 or more. Returns whether the parser read it.
+     */
+    public static boolean agreesWithOracle(Parser<RecordSlice> parser, byte[] bytes, boolean oracleParses, boolean fits,
+                                           Consumer<TestBatch> checkRow) {
+        try (TestBatch batch = TestBatch.of(parser, 1)) {
+            batch.parse(parser, ParallelLoop.sequential(), List.of(bytes));
+            if (oracleParses) {
+                assertTrue(fits, "parsed a record the oracle rejects");
+                checkRow.accept(batch);
+            }
+            return true;
+        } catch (CorruptDataException e) {
+            // protobuf-java skips groups, and reads only the low 32 bits of a length: a length of
+            // 2^32 is 0 to it, while protobuf's C++ parser and these parsers refuse it.
+            if (fits && !e.reason().startsWith("unsupported wire type") && !e.reason().startsWith("invalid length")) {
+                fail("protobuf-java reads the record and it fits, but: " + e.getMessage(), e);
+            }
+            return false;
+        } catch (RuntimeException e) {
+            throw new AssertionError("not a CorruptDataException", e);
+        }
+    }
+
+    /**
+     * Parses {@code records}, which the parser reads one by one, as one batch twice, into memory
+     * poisoned with 0x00 and with 0xFF: both must write the same bytes (no row is left partly
+     * unwritten), and every row of every output must hold what its record gives alone (no record
+     * writes into another's row, however long its lists).
+     */
+    public static void eachRowIsItsRecordAlone(Parser<RecordSlice> parser, List<byte[]> records) {
+        try (TestBatch zeros = TestBatch.of(parser, records.size()).poison(0x00);
+             TestBatch ones = TestBatch.of(parser, records.size()).poison(0xFF)) {
+            zeros.parse(parser, ParallelLoop.sequential(), records);
+            ones.parse(parser, ParallelLoop.sequential(), records);
+            assertEquals(records.size(), zeros.size());
+            assertArrayEquals(zeros.written(), ones.written(), "rows are written whole, whatever the memory held");
+            for (int row = 0; row < records.size(); row++) {
+                try (TestBatch alone = TestBatch.parse(parser, records.get(row))) {
+                    for (String name : alone.names()) {
+                        assertArrayEquals(alone.rowBytes(name, 0), zeros.rowBytes(name, row), "row " + row + " of " + name);
+                    }
+                }
+            }
+        }
+    }
+}
