@@ -228,4 +228,19 @@ class OFRecordFaultTest {
                 () -> reader(f.files()).distributed(options).indexDir(dir.resolve("index")).skipCorrupt(1).build());
         assertTrue(e.getMessage().contains("does not skip corrupt records"), e.getMessage());
     }
+
+    @Test
+    @Timeout(60)
+    void aRecordWithoutARequiredFeatureIsSkippedLikeAnyOtherCorruptRecord() throws IOException {
+        List<byte[]> payloads = new ArrayList<>(CorruptFiles.payloads(0, 20, new Random(4), OFRecordFaultTest::record));
+        payloads.set(6, Features.record(Map.of("values", Features.floatFeature(6f))).toByteArray());
+        Path file = dir.resolve("missing-id");
+        Files.write(file, CorruptFiles.frame(payloads, Framing.OFRECORD));
+
+        CorruptDataException strict = FaultRuns.read(reader(List.of(file)).build(), "id").corruption();
+        assertEquals(6, strict.record(), strict.getMessage());
+        assertTrue(strict.reason().contains("missing feature id"), strict.getMessage());
+        FaultRuns.read(reader(List.of(file)).skipCorrupt(1).build(), "id")
+                .assertDelivered(ids(0, 20).stream().filter(id -> id != 6).toList(), BATCH, 1);
+    }
 }
