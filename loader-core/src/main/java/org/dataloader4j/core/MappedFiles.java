@@ -50,7 +50,7 @@ public final class MappedFiles implements AutoCloseable {
      * The error for a fault reading a mapping of {@code file} at record {@code record}, offset
      * {@code offset}: the file shrank (or was truncated) after it was mapped, so its last pages
      * are gone. The JVM turns the fault into an {@link InternalError}; any other internal error
-     * is returned as it is.
+     * is rethrown as it is.
      */
     public static RuntimeException shrunk(Path file, long mappedBytes, long record, long offset, InternalError fault) {
         if (!isMappingFault(fault)) {
