@@ -60,7 +60,9 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
     private SlotView held;
     private boolean ended;
     private DataLoaderException failure;
+    /** Where the dataset stands as of the last batch read: a checkpoint and the batches since. */
     private DatasetState delivered;
+    private int deliveredSince;
 
     private <T> DataReader(ReaderOptions options, Dataset<T> dataset, Parser<? super T> parser, DatasetState resume,
                            Consumer<String> watchdogReport, LongSupplier corruptSkipped) {
@@ -75,10 +77,10 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
         this.arena = Arena.ofShared();
         try {
             if (resume != null) {
-                dataset.restore(resume);
+                ReaderState.restore(dataset, resume);
             }
             this.delivered = dataset.state();
-            this.pipeline = new Pipeline<>(options, dataset, parser, specs, arena, watchdogReport, corruptSkipped);
+            this.pipeline = new Pipeline<>(options, dataset, delivered, parser, specs, arena, watchdogReport, corruptSkipped);
             pipeline.start();
         } catch (Throwable t) {
             // A reader that fails to start owns nothing afterwards: free what it took.
@@ -144,7 +146,8 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
             throw failure;
         }
         nextSequence++;
-        delivered = slot.state;
+        delivered = slot.checkpoint;
+        deliveredSince = slot.sinceCheckpoint;
         if (slot.end) {
             ended = true;
             pipeline.release(sequence);
@@ -173,10 +176,12 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
     /**
      * The state as of the last batch {@link #read()} returned, not the load thread's position
      * (which runs ahead by up to the ring size): a reader built with
-     * {@link Builder#restore(DatasetState)} of it continues with the next batch.
+     * {@link Builder#restore(DatasetState)} of it continues with the next batch. Between the
+     * dataset's checkpoints this is the last checkpoint and the number of batches read since
+     * ({@link ReaderState}).
      */
     public DatasetState state() {
-        return delivered;
+        return ReaderState.of(delivered, deliveredSince);
     }
 
     /**
@@ -330,7 +335,10 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
             return this;
         }
 
-        /** Restores the dataset to {@code state} (from {@link DataReader#state()}) before reading. */
+        /**
+         * Restores the dataset to {@code state} (from {@link DataReader#state()}, or a dataset's
+         * own state) before reading.
+         */
         public Builder<T> restore(DatasetState state) {
             this.resume = Objects.requireNonNull(state, "state");
             return this;

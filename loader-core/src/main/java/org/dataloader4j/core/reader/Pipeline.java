@@ -28,8 +28,8 @@ import org.dataloader4j.core.parallel.Threads;
  *
  * <ul>
  *   <li>The <b>load</b> thread pulls batches of samples from the dataset, claims the next slot
- *       (waiting while the ring is full: the backpressure), stores the samples and the dataset's
- *       state, and publishes.</li>
+ *       (waiting while the ring is full: the backpressure), stores the samples and where the
+ *       dataset stands after them (see {@link ReaderState}), and publishes.</li>
  *   <li>The <b>parse</b> thread waits for published slots, runs the parser on each over the
  *       {@link MultiThreadLoop}, then advances the parsed sequence and wakes the consumer.</li>
  * </ul>
@@ -61,6 +61,8 @@ final class Pipeline<T> {
     private final Consumer<String> watchdogReport;
     private final LongSupplier corruptSkipped;
     private final long startNanos = System.nanoTime();
+    /** The dataset's state before the first batch: the load thread's first checkpoint. */
+    private final DatasetState start;
 
     // Counters, each written by one thread only (volatile so that metrics() may read them).
     private volatile long samples;
@@ -81,9 +83,10 @@ final class Pipeline<T> {
     /** A failure outside any slot (a bug, not bad data): ends every wait of the consumer. */
     private volatile Throwable fatal;
 
-    Pipeline(ReaderOptions options, Dataset<T> dataset, Parser<? super T> parser, List<TensorSpec> specs, Arena arena,
-             Consumer<String> watchdogReport, LongSupplier corruptSkipped) {
+    Pipeline(ReaderOptions options, Dataset<T> dataset, DatasetState start, Parser<? super T> parser, List<TensorSpec> specs,
+             Arena arena, Consumer<String> watchdogReport, LongSupplier corruptSkipped) {
         this.options = options;
+        this.start = start;
         this.corruptSkipped = corruptSkipped;
         this.dataset = dataset;
         this.parser = parser;
@@ -118,9 +121,10 @@ final class Pipeline<T> {
 
     private void load() {
         try {
+            DatasetState checkpoint = start;
+            int sinceCheckpoint = 0;
             for (long index = 0; running; index++) {
                 List<T> samples = null;
-                DatasetState state = null;
                 long epoch = 0;
                 Throwable failure = null;
                 long start = System.nanoTime();
@@ -130,7 +134,11 @@ final class Pipeline<T> {
                         throw new IllegalStateException("the dataset yielded " + samples.size()
                                 + " samples, more than the reader's batchSize=" + options.batchSize());
                     }
-                    state = dataset.state();
+                    sinceCheckpoint++;
+                    if (sinceCheckpoint == ReaderState.CHECKPOINT_BATCHES || samples.isEmpty()) {
+                        checkpoint = dataset.state();
+                        sinceCheckpoint = 0;
+                    }
                     epoch = dataset.epoch();
                     count(samples);
                 } catch (Throwable t) {
@@ -144,7 +152,7 @@ final class Pipeline<T> {
                 loadBlockedNanos += System.nanoTime() - loaded;
                 long sequence = ring.next();
                 boolean end = failure == null && samples.isEmpty();
-                ring.get(sequence).load(index, samples, state, epoch, end, failure);
+                ring.get(sequence).load(index, samples, checkpoint, sinceCheckpoint, epoch, end, failure);
                 ring.publish(sequence);
                 if (end || failure != null) {
                     return;

@@ -25,7 +25,9 @@ final class Slot {
     long index;
     int rows;
     List<?> samples;
-    DatasetState state;
+    /** The dataset's last checkpointed state, and the batches it yielded since (see {@link ReaderState}). */
+    DatasetState checkpoint;
+    int sinceCheckpoint;
     long epoch;
     boolean end;
     Throwable failure;
@@ -48,11 +50,13 @@ final class Slot {
         }
     }
 
-    void load(long index, List<?> samples, DatasetState state, long epoch, boolean end, Throwable failure) {
+    void load(long index, List<?> samples, DatasetState checkpoint, int sinceCheckpoint, long epoch, boolean end,
+              Throwable failure) {
         this.index = index;
         this.samples = samples;
         this.rows = samples == null ? 0 : samples.size();
-        this.state = state;
+        this.checkpoint = checkpoint;
+        this.sinceCheckpoint = sinceCheckpoint;
         this.epoch = epoch;
         this.end = end;
         this.failure = failure;

@@ -63,7 +63,7 @@ class DataReaderTest {
         try (Arena arena = Arena.ofConfined(); Dataset<Integer> ds = stack.get()) {
             Slot slot = new Slot(parser.outputs(BATCH), arena);
             for (List<Integer> samples = ds.next(); !samples.isEmpty(); samples = ds.next()) {
-                slot.load(out.size(), samples, null, ds.epoch(), false, null);
+                slot.load(out.size(), samples, null, 0, ds.epoch(), false, null);
                 SlotView view = new SlotView(slot, samples.size(), BATCH, null);
                 parser.parse(samples, view, ParallelLoop.sequential());
                 out.add(IntParser.Rows.of(view));
@@ -288,6 +288,70 @@ class DataReaderTest {
             }
             assertEquals(expected.subList(40, expected.size()), rest);
         }
+    }
+
+    @Test
+    void resumesAfterEveryBatchBetweenAndAtCheckpoints() {
+        // 2 epochs of 1,000 samples in batches of 32: 63 batches, the last partial; checkpoints every 16.
+        List<IntParser.Rows> expected = reference(() -> stack(2, 5));
+        List<DatasetState> states = new ArrayList<>();
+        try (DataReader reader = reader(stack(2, 5)).ringSize(4).build()) {
+            states.add(reader.state());
+            while (reader.read() != null) {
+                states.add(reader.state());
+            }
+        }
+        assertEquals(expected.size() + 1, states.size());
+        for (int k = 0; k < states.size(); k++) {
+            DatasetState state = states.get(k);
+            int since = k % ReaderState.CHECKPOINT_BATCHES;
+            assertEquals(since == 0 ? "batch" : "replay", state.kind(), "after batch " + k);
+            if (since != 0) {
+                assertEquals(since, state.field("batches"), "after batch " + k);
+            }
+            try (DataReader resumed = reader(stack(2, 999)).restore(DatasetState.decode(state.encode())).build()) {
+                List<IntParser.Rows> rest = new ArrayList<>();
+                for (Batch b = resumed.read(); b != null; b = resumed.read()) {
+                    rest.add(IntParser.Rows.of(b));
+                }
+                assertEquals(expected.subList(k, expected.size()), rest, "resumed after batch " + k);
+            }
+        }
+    }
+
+    @Test
+    void theDatasetIsAskedForItsStateOnlyAtCheckpoints() {
+        AtomicInteger asked = new AtomicInteger();
+        Dataset<Integer> counting = new CountingDataset(stack(2, 5), new CountDownLatch(0)) {
+            @Override
+            public DatasetState state() {
+                asked.incrementAndGet();
+                return super.state();
+            }
+        };
+        int batches = 0;
+        try (DataReader reader = reader(counting).build()) {
+            while (reader.read() != null) {
+                batches++;
+            }
+        }
+        assertEquals(63, batches);
+        // Before the first batch, after batches 16, 32 and 48, and with the end (the 64th next()).
+        assertEquals(5, asked.get());
+    }
+
+    @Test
+    void aReplayStateThatDoesNotFitTheDataIsRefused() {
+        Dataset<Integer> nearEnd = stack(1, 5);
+        for (int i = 0; i < 30; i++) {
+            nearEnd.next();
+        }
+        DatasetState pastTheEnd = DatasetState.of(ReaderState.REPLAY, nearEnd.state()).with("batches", 5);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> reader(stack(1, 5)).restore(pastTheEnd).build());
+        assertTrue(e.getMessage().contains("ended 3 batches before"), e.getMessage());
+        DatasetState none = DatasetState.of(ReaderState.REPLAY, nearEnd.state()).with("batches", 0);
+        assertThrows(IllegalArgumentException.class, () -> reader(stack(1, 5)).restore(none).build());
     }
 
     @Test
