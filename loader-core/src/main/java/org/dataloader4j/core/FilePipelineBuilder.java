@@ -56,6 +56,7 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     private DistributedTrainingOptions distributed;
     private Path indexDir;
     private Duration watchdog = Duration.ZERO;
+    private int checkpointEvery = -1;
     private SkipPolicy skipCorrupt = SkipPolicy.STRICT;
 
     /** A builder whose reader threads are named after {@code defaultName} unless {@link #name} is set. */
@@ -198,6 +199,12 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     /** Prefix of the reader's thread names. */
     public B name(String name) {
         this.name = Objects.requireNonNull(name, "name");
+        return self();
+    }
+
+    /** How many batches apart the reader takes the dataset's state; see {@link DataReader.Builder#checkpointEvery(int)}. */
+    public B checkpointEvery(int batches) {
+        this.checkpointEvery = ReaderOptions.checkCheckpointEvery(batches);
         return self();
     }
 
@@ -381,6 +388,9 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
                 .ringSize(ringSize)
                 .parseThreads(parseThreads)
                 .watchdog(watchdog);
+        if (checkpointEvery > 0) {
+            reader.checkpointEvery(checkpointEvery);
+        }
         if (skip != null) {
             reader.corruptSkipped(skip::skipped);
         }

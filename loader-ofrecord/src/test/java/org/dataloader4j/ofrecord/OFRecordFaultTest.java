@@ -1,9 +1,9 @@
 package org.dataloader4j.ofrecord;
 
+import static org.dataloader4j.format.testing.CorruptFiles.ids;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.dataloader4j.format.testing.CorruptFiles.ids;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -15,10 +15,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.DataLoaderException;
 import org.dataloader4j.api.DataType;
+import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.DistributedTrainingOptions;
 import org.dataloader4j.core.reader.DataReader;
@@ -27,9 +29,9 @@ import org.dataloader4j.core.testing.ResumeRuns;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Features;
 import org.dataloader4j.format.Framing;
-import org.dataloader4j.format.testing.CorruptFiles;
 import org.dataloader4j.format.testing.CorruptFiles.Fault;
 import org.dataloader4j.format.testing.CorruptFiles.ThreeFiles;
+import org.dataloader4j.format.testing.CorruptFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -143,14 +145,15 @@ class OFRecordFaultTest {
         ThreeFiles f = write(Fault.GARBAGE_PAYLOAD, 3);
         ThreeFiles g = write(Fault.LENGTH_BEYOND_FILE, 4);
         List<Path> files = List.of(f.files().get(0), f.files().get(1), g.files().get(1), f.files().get(2));
-        ResumeRuns.Run run = ResumeRuns.assertResumesAtEveryBatch(state -> {
+        Function<DatasetState, DataReader> open = state -> {
             OFRecordReader.Builder b = reader(files).skipCorrupt(10).randomShuffle(true).shuffleBufferSize(8).seed(11)
                     .epochs(2).shuffleAfterEpoch(true);
             return (state == null ? b : b.restore(state)).build();
-        });
+        };
+        ResumeRuns.Run run = ResumeRuns.assertResumesAtEveryBatch(open);
         int good = 40 + f.middle() - 1 + g.damaged().badRecord();
         assertEquals(2 * good, run.batches().stream().mapToInt(ResumeRuns.Seen::size).sum(), "two epochs of the good records");
-        assertEquals(4, ResumeRuns.find(run.states().getLast(), "skip-corrupt").field("skipped"), "2 per epoch");
+        assertEquals(4, FaultRuns.read(open.apply(null), "id").skipped(), "2 per epoch");
     }
 
     @Test

@@ -93,7 +93,7 @@ class OFRecordResumeTest {
         writeRecords(60);
         int bufferSize = 12;
         ResumeRuns.Run run = ResumeRuns.assertResumesAtEveryBatch(state -> open(builder(7).randomShuffle(true)
-                .shuffleBufferSize(bufferSize).seed(SEED).epochs(3).shuffleAfterEpoch(true), state));
+                .shuffleBufferSize(bufferSize).seed(SEED).epochs(3).shuffleAfterEpoch(true).checkpointEvery(1), state));
         assertEquals(26, run.batches().size(), "180 samples in batches of 7");
         assertEquals(List.of(0L, 1L, 2L), run.batches().stream().map(ResumeRuns.Seen::epoch).distinct().toList());
 
@@ -220,7 +220,7 @@ class OFRecordResumeTest {
     private void assertRestoreFetchesOnlyTheBuffer(Function<Counting<RecordSlice>, Dataset<RecordSlice>> stack,
                                                    int batchSize, int k, ToLongFunction<DatasetState> buffered) {
         ResumeRuns.Run run = ResumeRuns.run(state -> DataReader.builder(stack.apply(records()), parser())
-                .name("ofrecord-counting-" + NAMES.incrementAndGet()).batchSize(batchSize).parseThreads(2).build());
+                .name("ofrecord-counting-" + NAMES.incrementAndGet()).batchSize(batchSize).parseThreads(2).checkpointEvery(1).build());
         assertTrue(run.batches().size() > k, "the run is longer than " + k + " batches");
         DatasetState state = ResumeRuns.storedAndReadBack(run.states().get(k), k);
         long expectedFetches = buffered.applyAsLong(state);

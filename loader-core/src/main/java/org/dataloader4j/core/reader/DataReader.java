@@ -177,8 +177,8 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
      * The state as of the last batch {@link #read()} returned, not the load thread's position
      * (which runs ahead by up to the ring size): a reader built with
      * {@link Builder#restore(DatasetState)} of it continues with the next batch. Between the
-     * dataset's checkpoints this is the last checkpoint and the number of batches read since
-     * ({@link ReaderState}).
+     * dataset's checkpoints ({@link Builder#checkpointEvery}) it is
+     * {@code replay{batches=n}/<the last checkpoint>}; see {@link ReaderState}.
      */
     public DatasetState state() {
         return ReaderState.of(delivered, deliveredSince);
@@ -276,6 +276,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
         private int parseThreads = Runtime.getRuntime().availableProcessors();
         private DatasetState resume;
         private Duration watchdog = Duration.ZERO;
+        private int checkpointEvery = ReaderState.CHECKPOINT_EVERY;
         private Consumer<String> watchdogReport = report -> LOG.warn("{}", report);
         private LongSupplier corruptSkipped = () -> 0;
 
@@ -319,6 +320,19 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
             return this;
         }
 
+        /**
+         * How many batches apart the load thread asks the dataset for its state; default
+         * {@value ReaderState#CHECKPOINT_EVERY}. Between two such checkpoints,
+         * {@link DataReader#state()} is the last checkpoint and the number of batches since, and
+         * a reader restored from it reads those batches again (without parsing them). 1 makes
+         * every state the dataset's own, at the cost of taking it after every batch: for a
+         * shuffle, a copy of a location per buffered sample.
+         */
+        public Builder<T> checkpointEvery(int batches) {
+            this.checkpointEvery = ReaderOptions.checkCheckpointEvery(batches);
+            return this;
+        }
+
         /** As {@link #watchdog(Duration)}, handing each report to {@code report} instead of the log. */
         public Builder<T> watchdog(Duration timeout, Consumer<String> report) {
             this.watchdogReport = Objects.requireNonNull(report, "report");
@@ -354,7 +368,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
             if (batchSize < 0) {
                 throw new IllegalArgumentException("batchSize must be set");
             }
-            return new DataReader(new ReaderOptions(name, batchSize, ringSize, parseThreads, watchdog), dataset, parser, resume,
+            return new DataReader(new ReaderOptions(name, batchSize, ringSize, parseThreads, watchdog, checkpointEvery), dataset, parser, resume,
                     watchdogReport, corruptSkipped);
         }
     }

@@ -135,7 +135,7 @@ final class Pipeline<T> {
                                 + " samples, more than the reader's batchSize=" + options.batchSize());
                     }
                     sinceCheckpoint++;
-                    if (sinceCheckpoint == ReaderState.CHECKPOINT_BATCHES || samples.isEmpty()) {
+                    if (sinceCheckpoint == options.checkpointEvery() || samples.isEmpty()) {
                         checkpoint = dataset.state();
                         sinceCheckpoint = 0;
                     }

@@ -14,8 +14,12 @@ import org.dataloader4j.core.Checks;
  * @param parseThreads the threads that parse one batch together
  * @param watchdog     how long without a new batch makes the reader report the stacks of its
  *                     threads, once per stall; {@link Duration#ZERO} for never
+ * @param checkpointEvery how many batches apart the load thread asks the dataset for its
+ *                     state; the reader's state in between is the last one and the batches
+ *                     since, which a restore reads again (see {@link DataReader#state()})
  */
-public record ReaderOptions(String name, int batchSize, int ringSize, int parseThreads, Duration watchdog) {
+public record ReaderOptions(String name, int batchSize, int ringSize, int parseThreads, Duration watchdog,
+                            int checkpointEvery) {
 
     /** Checks every setting, with {@code name=value} messages. */
     public ReaderOptions {
@@ -27,6 +31,12 @@ public record ReaderOptions(String name, int batchSize, int ringSize, int parseT
         checkRingSize(ringSize);
         checkParseThreads(parseThreads);
         checkWatchdog(watchdog);
+        checkCheckpointEvery(checkpointEvery);
+    }
+
+    /** Returns {@code checkpointEvery}, or throws if it is not {@code > 0}. */
+    public static int checkCheckpointEvery(int checkpointEvery) {
+        return Checks.positive("checkpointEvery", checkpointEvery);
     }
 
     /** Returns {@code watchdog}, or throws if it is negative. */

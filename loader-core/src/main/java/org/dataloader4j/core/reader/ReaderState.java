@@ -10,19 +10,20 @@ import org.dataloader4j.api.DatasetState;
  * <p>A shuffle's state holds a location per buffered sample, so taking it costs a copy of the
  * whole buffer: after every 256-record batch with a buffer of 1,024, about 100 heap bytes per
  * record. The load thread therefore takes the dataset's state only every
- * {@value #CHECKPOINT_BATCHES} batches and at the end (a <em>checkpoint</em>), and every slot
+ * {@link ReaderOptions#checkpointEvery()} batches (default {@value #CHECKPOINT_EVERY}) and at the
+ * end (a <em>checkpoint</em>), and every slot
  * carries the last checkpoint and the number of batches the dataset yielded since. The
  * reader's state after a batch between checkpoints is
  * {@code replay{batches=n}/<the checkpoint>}; restoring it restores the checkpoint and pulls
  * {@code n} batches from the dataset, reading but not parsing them. A dataset yields exactly
  * the same batches after a restore (the {@link Dataset#restore} contract), so the reader goes
  * on exactly where the state was taken. The cost moves to the restore: at most
- * {@value #CHECKPOINT_BATCHES} − 1 batches read again, once. A dataset that logs what it reads
+ * {@code checkpointEvery} − 1 batches read again, once. A dataset that logs what it reads
  * (a skip policy warning of a corrupt record) logs those batches' records again.
  */
 final class ReaderState {
-    /** A checkpoint every this many batches: the most batches a restore reads again, plus one. */
-    static final int CHECKPOINT_BATCHES = 16;
+    /** The default checkpoint interval in batches: the most batches a restore reads again, plus one. */
+    static final int CHECKPOINT_EVERY = 16;
     /** The kind of a state that is a checkpoint and the batches since. */
     static final String REPLAY = "replay";
 
