@@ -42,7 +42,7 @@ public final class MappedRecordLocator implements SampleLocator<RecordSlice> {
         }
         try {
             long length = frames.payloadLength(mapping, offset, name, record);
-            return new RecordSlice(mapping.asSlice(offset + frames.headerBytes(), length), name, record, offset);
+            return new RecordSlice(mapping, offset + frames.headerBytes(), length, name, record, offset);
         } catch (InternalError e) {
             throw MappedFiles.shrunk(files.get(file), mapping.byteSize(), record, offset, e);
         }
@@ -84,7 +84,7 @@ public final class MappedRecordLocator implements SampleLocator<RecordSlice> {
 
     /** The bytes a record with {@code payload} takes in its file, frame included. */
     public long frameBytes(RecordSlice slice) {
-        return frames.headerBytes() + slice.payload().byteSize() + frames.footerBytes();
+        return frames.headerBytes() + slice.length() + frames.footerBytes();
     }
 
     @Override

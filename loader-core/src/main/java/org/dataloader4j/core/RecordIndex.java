@@ -225,6 +225,6 @@ public final class RecordIndex {
 
     /** Record {@code i} of {@code mapping}, the file this index describes, as a zero-copy slice. */
     public RecordSlice slice(MemorySegment mapping, String name, int i) {
-        return new RecordSlice(mapping.asSlice(payloadOffset(i), lengths[i]), name, i, offsets[i]);
+        return new RecordSlice(mapping, payloadOffset(i), lengths[i], name, i, offsets[i]);
     }
 }

@@ -22,7 +22,8 @@ public final class RecordErrors {
      * followed by {@code " (<where>)"} if {@code where} (e.g. {@code "feature images"}) is not null.
      */
     public static CorruptDataException corrupt(RecordSlice record, WireFormatException e, String where) {
-        String reason = e.reason() + " at byte " + e.position() + " of the record"
+        // The reader's positions count from the start of the record's source, not of the record.
+        String reason = e.reason() + " at byte " + (e.position() - record.start()) + " of the record"
                 + (where == null ? "" : " (" + where + ")");
         return new CorruptDataException(record.file(), record.index(), record.offset(), reason, e);
     }

@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,14 +49,33 @@ public final class TestBatch implements Batch {
         return new TestBatch(parser.outputs(capacity), capacity);
     }
 
-    /** The slices of {@code records}, as records 0, 1, … of {@code "test-file"} at offsets 100, 200, …. */
+    /**
+     * The slices of {@code records}, as records 0, 1, … of {@code "test-file"} at offsets 100,
+     * 200, …. As in a mapped file, they share one source segment, each between
+     * {@value #FILLER_BYTES} bytes of {@code 0xFF} (a malformed varint, should a parser read
+     * past a record's bounds).
+     */
     public static List<RecordSlice> slices(List<byte[]> records) {
+        long total = FILLER_BYTES;
+        for (byte[] r : records) {
+            total += r.length + FILLER_BYTES;
+        }
+        byte[] source = new byte[Math.toIntExact(total)];
+        Arrays.fill(source, (byte) 0xFF);
+        MemorySegment segment = MemorySegment.ofArray(source);
         List<RecordSlice> slices = new ArrayList<>(records.size());
+        int at = FILLER_BYTES;
         for (int i = 0; i < records.size(); i++) {
-            slices.add(new RecordSlice(MemorySegment.ofArray(records.get(i)), "test-file", i, 100L * (i + 1)));
+            byte[] r = records.get(i);
+            System.arraycopy(r, 0, source, at, r.length);
+            slices.add(new RecordSlice(segment, at, r.length, "test-file", i, 100L * (i + 1)));
+            at += r.length + FILLER_BYTES;
         }
         return slices;
     }
+
+    /** The bytes before, between and after the records of {@link #slices}. */
+    public static final int FILLER_BYTES = 11;
 
     /** Parses {@code records} into this batch's rows {@code [0, records.size())}; returns this batch. */
     public TestBatch parse(Parser<RecordSlice> parser, ParallelLoop loop, List<byte[]> records) {

@@ -53,7 +53,7 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
     @Override
     public void decode(int row) {
         RecordSlice record = samples.get(row);
-        reader.reset(record.payload());
+        reader.reset(record.source(), record.start(), record.end());
         Arrays.fill(entryStart, -1);
         try {
             scanner.scan(reader, FEATURE_MAP, entryStart, entryEnd);
@@ -148,7 +148,7 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
                 continue;
             }
             RecordSlice record = samples.get(row);
-            reader.reset(record.payload());
+            reader.reset(record.source(), record.start(), record.end());
             try {
                 feature.resolveEntry(reader, out.noteStart(c, row), out.noteEnd(c, row));
             } catch (WireFormatException e) {

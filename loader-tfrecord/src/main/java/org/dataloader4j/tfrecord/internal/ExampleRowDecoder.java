@@ -69,7 +69,7 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
     @Override
     public void decode(int row) {
         RecordSlice record = samples.get(row);
-        reader.reset(record.payload());
+        reader.reset(record.source(), record.start(), record.end());
         try {
             locator.locate(reader, featureStart, featureEnd, listStart, listEnd);
         } catch (WireFormatException e) {
@@ -225,7 +225,7 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
             }
             long length = out.length(c, row);
             RecordSlice record = samples.get(row);
-            reader.reset(record.payload());
+            reader.reset(record.source(), record.start(), record.end());
             long at = out.offset(c, row);
             try {
                 if (col.role() == Role.FIXED_SEQUENCE) {
