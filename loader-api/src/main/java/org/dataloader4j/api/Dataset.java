@@ -29,6 +29,20 @@ public interface Dataset<T> extends AutoCloseable {
     List<T> next();
 
     /**
+     * Adds the next samples to {@code out} and returns how many it added: the samples
+     * {@link #next()} would return, without a list of their own. 0 is the end of the data.
+     * Decorators pull their upstream through this, so a dataset that yields one sample at a
+     * time overrides it to save a list per sample.
+     *
+     * @throws CorruptDataException if the input is malformed
+     */
+    default int nextInto(List<? super T> out) {
+        List<T> samples = next();
+        out.addAll(samples);
+        return samples.size();
+    }
+
+    /**
      * The position after the last {@link #next()}: restoring it into a dataset built with the
      * same arguments makes that dataset yield exactly what this one yields from here on.
      */

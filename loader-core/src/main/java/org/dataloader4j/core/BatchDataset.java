@@ -50,16 +50,15 @@ public final class BatchDataset<T> implements Dataset<T> {
         }
         List<T> batch = new ArrayList<>(batchSize);
         while (batch.size() < batchSize) {
-            List<T> samples = upstream.next();
-            if (samples.isEmpty()) {
+            int n = upstream.nextInto(batch);
+            if (n == 0) {
                 ended = true;
                 return dropRemainder ? List.of() : batch;
             }
-            if (samples.size() != 1) {
+            if (n != 1) {
                 throw new IllegalStateException("BatchDataset needs a dataset that yields one sample per next(), got "
-                        + samples.size() + " from " + upstream.getClass().getName());
+                        + n + " from " + upstream.getClass().getName());
             }
-            batch.add(samples.get(0));
         }
         return batch;
     }

@@ -19,7 +19,7 @@ import org.dataloader4j.api.SampleLocator;
  * slices of the mappings, valid until {@link #close()}. Single-threaded; the slices may be read
  * from any thread until the dataset is closed.
  */
-public final class IndexedRecordDataset implements RandomAccessDataset<RecordSlice> {
+public final class IndexedRecordDataset extends SampleAtATimeDataset<RecordSlice> implements RandomAccessDataset<RecordSlice> {
     static final String KIND = "indexed";
 
     private final List<Path> files;
@@ -105,19 +105,19 @@ public final class IndexedRecordDataset implements RandomAccessDataset<RecordSli
     }
 
     @Override
-    public List<RecordSlice> next() {
+    protected RecordSlice nextSample() {
         if (ended) {
-            return List.of();
+            return null;
         }
         if (position == size()) {
             if (size() == 0 || (epochs != Dataset.FOREVER && epoch + 1 >= epochs)) {
                 ended = true;
-                return List.of();
+                return null;
             }
             epoch++;
             position = 0;
         }
-        return List.of(at(position++));
+        return at(position++);
     }
 
     /** Locates a record by its file, index and offset ({@link RecordLocations}). */

@@ -15,7 +15,7 @@ import org.dataloader4j.api.SampleLocator;
  *
  * @param <T> the sample type
  */
-public final class ListDataset<T> implements RandomAccessDataset<T> {
+public final class ListDataset<T> extends SampleAtATimeDataset<T> implements RandomAccessDataset<T> {
     static final String KIND = "list";
 
     private final List<T> samples;
@@ -41,15 +41,15 @@ public final class ListDataset<T> implements RandomAccessDataset<T> {
     }
 
     @Override
-    public List<T> next() {
+    protected T nextSample() {
         if (index == samples.size()) {
             if (samples.isEmpty() || epoch + 1 == epochs) {
-                return List.of();
+                return null;
             }
             epoch++;
             index = 0;
         }
-        return List.of(samples.get((int) index++));
+        return samples.get((int) index++);
     }
 
     @Override

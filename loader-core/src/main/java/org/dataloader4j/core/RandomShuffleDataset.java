@@ -37,6 +37,8 @@ public final class RandomShuffleDataset<T> implements Dataset<T> {
     private final SampleLocator<T> locator;
     private final int width;
     private final List<T> buffer;
+    /** The upstream's samples of one step; reused, so that a step makes no list. */
+    private final List<T> pulled = new ArrayList<>(1);
     /** The epoch each buffered sample was read in, by buffer position. */
     private long[] epochs;
     /** The location of each buffered sample, {@code width} longs per buffer position. */
@@ -69,37 +71,38 @@ public final class RandomShuffleDataset<T> implements Dataset<T> {
 
     @Override
     public List<T> next() {
+        List<T> out = new ArrayList<>(1);
+        nextInto(out);
+        return out;
+    }
+
+    @Override
+    public int nextInto(List<? super T> out) {
         if (!filled) {
             fill();
         }
         steps++;
-        List<T> samples = upstream.next();
-        if (samples.isEmpty()) {
+        pulled.clear();
+        int n = upstream.nextInto(pulled);
+        if (n == 0) {
             if (buffer.isEmpty()) {
-                return List.of();
+                return 0;
             }
             int i = random.nextInt(buffer.size());
-            T out = take(i);
+            out.add(take(i));
             int last = buffer.size() - 1;
             put(i, buffer.get(last), epochs[last], locations, last * width);
             buffer.remove(last);
-            return List.of(out);
+            return 1;
         }
         long readEpoch = upstream.epoch();
-        if (samples.size() == 1) {
-            // The common case, a reader's one sample: no list to grow.
-            int i = random.nextInt(buffer.size());
-            T out = take(i);
-            put(i, samples.get(0), readEpoch);
-            return List.of(out);
-        }
-        List<T> out = new ArrayList<>(samples.size());
-        for (T sample : samples) {
+        for (int k = 0; k < n; k++) {
             int i = random.nextInt(buffer.size());
             out.add(take(i));
-            put(i, sample, readEpoch);
+            put(i, pulled.get(k), readEpoch);
         }
-        return out;
+        pulled.clear();
+        return n;
     }
 
     private void fill() {
@@ -108,15 +111,14 @@ public final class RandomShuffleDataset<T> implements Dataset<T> {
         }
         filled = true;
         while (buffer.size() < bufferSize) {
-            List<T> samples = upstream.next();
-            if (samples.isEmpty()) {
+            int start = buffer.size();
+            if (upstream.nextInto(buffer) == 0) {
                 return;
             }
             long readEpoch = upstream.epoch();
-            for (T sample : samples) {
-                grow(buffer.size() + 1);
-                buffer.add(sample);
-                put(buffer.size() - 1, sample, readEpoch);
+            grow(buffer.size());
+            for (int i = start; i < buffer.size(); i++) {
+                put(i, buffer.get(i), readEpoch);
             }
         }
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
@@ -97,6 +98,35 @@ class DecoratorCompositionTest {
         resumed.restore(state);
 
         assertEquals(rest, drain(resumed), "state " + state);
+    }
+
+    @Test
+    void nextIntoYieldsWhatNextYields() {
+        // A shuffle over a reader-like dataset (one sample a step) and over one that only
+        // implements next() and yields three samples a step, over two epochs.
+        for (int perStep : new int[] {1, 3}) {
+            Supplier<Dataset<Integer>> stack = () -> new RandomShuffleDataset<>(
+                    perStep == 1 ? new ListDataset<>(SAMPLES, 2) : new BatchDataset<>(new ListDataset<>(SAMPLES, 2), 3, false), 50, 9);
+            List<List<Integer>> viaNext = new ArrayList<>();
+            Dataset<Integer> a = stack.get();
+            for (List<Integer> step = a.next(); !step.isEmpty(); step = a.next()) {
+                viaNext.add(step);
+            }
+            List<List<Integer>> viaInto = new ArrayList<>();
+            Dataset<Integer> b = stack.get();
+            while (true) {
+                List<Integer> step = new ArrayList<>(List.of(-1));
+                int n = b.nextInto(step);
+                assertEquals(n + 1, step.size(), "nextInto appends, and returns how many");
+                if (n == 0) {
+                    break;
+                }
+                viaInto.add(step.subList(1, step.size()));
+            }
+            assertEquals(viaNext, viaInto, perStep + " per step");
+            assertEquals(2 * SAMPLES.size(), flat(viaInto).size());
+            assertEquals(a.state(), b.state(), "the same state at the end");
+        }
     }
 
     @Test

@@ -11,6 +11,7 @@ import org.dataloader4j.core.FileCursor;
 import org.dataloader4j.core.MappedFiles;
 import org.dataloader4j.core.MappedRecordLocator;
 import org.dataloader4j.core.RecordSlice;
+import org.dataloader4j.core.SampleAtATimeDataset;
 
 /**
  * The records of OFRecord files, one {@link RecordSlice} per {@link #next()}, file after file,
@@ -29,7 +30,7 @@ import org.dataloader4j.core.RecordSlice;
  * drawn from {@code seed + epoch} (see {@link FileCursor}). Single-threaded; the slices it returns may
  * be read from any thread until the dataset is closed.
  */
-public final class OFRecordDataset implements Dataset<RecordSlice> {
+public final class OFRecordDataset extends SampleAtATimeDataset<RecordSlice> {
     static final String KIND = "ofrecord";
 
     private final FileCursor cursor;
@@ -49,14 +50,14 @@ public final class OFRecordDataset implements Dataset<RecordSlice> {
     }
 
     @Override
-    public List<RecordSlice> next() {
+    protected RecordSlice nextSample() {
         while (!cursor.ended()) {
             if (cursor.offset() < mappings.get(cursor.fileIndex()).byteSize()) {
-                return List.of(records.next(cursor));
+                return records.next(cursor);
             }
             cursor.nextFile();
         }
-        return List.of();
+        return null;
     }
 
     @Override

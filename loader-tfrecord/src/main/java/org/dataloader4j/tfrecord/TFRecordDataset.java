@@ -20,6 +20,7 @@ import org.dataloader4j.core.MappedFiles;
 import org.dataloader4j.core.MappedRecordLocator;
 import org.dataloader4j.core.RecordLocations;
 import org.dataloader4j.core.RecordSlice;
+import org.dataloader4j.core.SampleAtATimeDataset;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.CorruptRecordException;
 import org.dataloader4j.format.Framing;
@@ -50,7 +51,7 @@ import org.dataloader4j.format.RecordReader;
  * {@code truncated record at offset N in FILE}. Single-threaded; the slices it returns may be
  * read from any thread until the dataset is closed.
  */
-public final class TFRecordDataset implements Dataset<RecordSlice> {
+public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> {
     static final String KIND = "tfrecord";
 
     private final FileCursor cursor;
@@ -79,16 +80,16 @@ public final class TFRecordDataset implements Dataset<RecordSlice> {
     }
 
     @Override
-    public List<RecordSlice> next() {
+    protected RecordSlice nextSample() {
         while (!cursor.ended()) {
             RecordSlice slice = compressionOf(cursor.fileIndex()) == Compression.NONE ? mapped() : streamed();
             if (slice != null) {
-                return List.of(slice);
+                return slice;
             }
             closeStream();
             cursor.nextFile();
         }
-        return List.of();
+        return null;
     }
 
     /** The next record of the current mapped file, or null at its end. */
