@@ -36,6 +36,24 @@ public interface FrameReader {
      */
     long payloadLength(MemorySegment file, long offset, String name, long record);
 
+    /** The most bytes a record's payload may hold: a protobuf message's limit, 2 GiB − 1. */
+    int MAX_PAYLOAD_BYTES = Integer.MAX_VALUE;
+
+    /**
+     * {@link #payloadLength}, refusing a payload over {@link #MAX_PAYLOAD_BYTES}, which no
+     * record of these formats can hold; it can only be met in a file over 2 GiB.
+     *
+     * @throws CorruptDataException naming file, record and offset if the frame is damaged or too long
+     */
+    default int checkedPayloadLength(MemorySegment file, long offset, String name, long record) {
+        long length = payloadLength(file, offset, name, record);
+        if (length > MAX_PAYLOAD_BYTES) {
+            throw new CorruptDataException(name, record, offset, "length " + length + " is over " + MAX_PAYLOAD_BYTES
+                    + " bytes, more than a record may hold");
+        }
+        return (int) length;
+    }
+
     /**
      * Where the next intact frame may start after {@link #payloadLength} threw for the frame at
      * {@code offset}: a reader that skips corrupt records goes on from there. The default is the

@@ -41,7 +41,7 @@ public final class MappedRecordLocator implements SampleLocator<RecordSlice> {
                     + " bytes)");
         }
         try {
-            long length = frames.payloadLength(mapping, offset, name, record);
+            int length = frames.checkedPayloadLength(mapping, offset, name, record);
             return new RecordSlice(mapping, offset + frames.headerBytes(), length, name, record, offset);
         } catch (InternalError e) {
             throw MappedFiles.shrunk(files.get(file), mapping.byteSize(), record, offset, e);

@@ -66,8 +66,7 @@ public final class RecordIndex {
         int n = 0;
         long frameBytes = frames.headerBytes() + frames.footerBytes();
         for (long offset = 0, size = file.byteSize(); offset < size; n++) {
-            long length = frames.payloadLength(file, offset, name, n);
-            assert length >= 0 && length <= Integer.MAX_VALUE : "length=" + length;
+            int length = frames.checkedPayloadLength(file, offset, name, n);
             if (n == offsets.length) {
                 if (n >= Integer.MAX_VALUE - 16) {
                     throw new IllegalArgumentException("too many records to index in " + name + ": records>" + n);
@@ -77,7 +76,7 @@ public final class RecordIndex {
                 lengths = Arrays.copyOf(lengths, grown);
             }
             offsets[n] = offset;
-            lengths[n] = (int) length;
+            lengths[n] = length;
             offset += frameBytes + length;
         }
         return new RecordIndex(Arrays.copyOf(offsets, n), Arrays.copyOf(lengths, n), frames.headerBytes(), false);

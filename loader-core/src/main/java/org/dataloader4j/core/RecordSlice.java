@@ -17,12 +17,13 @@ import org.dataloader4j.api.ByteSized;
  *
  * @param source the segment holding the payload
  * @param start  the payload's first byte in {@code source}
- * @param length the payload's length in bytes
+ * @param length the payload's length in bytes (an {@code int}, as a protobuf message's is,
+ *               which keeps a slice at 48 heap bytes)
  * @param file   the file, as shown in errors
  * @param index  the record's index in its file, counted from 0
  * @param offset the byte offset of the record's frame in the file
  */
-public record RecordSlice(MemorySegment source, long start, long length, String file, long index, long offset)
+public record RecordSlice(MemorySegment source, long start, int length, String file, long index, long offset)
         implements ByteSized {
 
     /**
@@ -36,9 +37,21 @@ public record RecordSlice(MemorySegment source, long start, long length, String 
         Objects.checkFromIndexSize(start, length, source.byteSize());
     }
 
-    /** A record whose payload is the whole of {@code payload}. */
+    /**
+     * A record whose payload is the whole of {@code payload}.
+     *
+     * @throws IllegalArgumentException if the payload is over {@link Integer#MAX_VALUE} bytes
+     */
     public RecordSlice(MemorySegment payload, String file, long index, long offset) {
-        this(payload, 0, payload.byteSize(), file, index, offset);
+        this(payload, 0, intLength(payload), file, index, offset);
+    }
+
+    private static int intLength(MemorySegment payload) {
+        if (payload.byteSize() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a record's payload holds at most " + Integer.MAX_VALUE + " bytes: "
+                    + payload.byteSize());
+        }
+        return (int) payload.byteSize();
     }
 
     /** The payload as a segment of its own (a new slice of {@code source}, unless it is all of it). */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -184,6 +185,25 @@ class OFRecordDatasetTest {
             assertTrue(e.getMessage().contains("length 3471767528134422065 exceeds file size 80"), e.getMessage());
             assertEquals(0, e.offset());
         }
+    }
+
+    @Test
+    void aRecordOver2GiBIsRefusedByTheReaderAndTheIndex() throws IOException {
+        // A sparse file: one frame whose length, 2^31, the file holds, of which only the header is written.
+        Path file = dir.resolve("huge");
+        long length = 1L << 31;
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(8 + length);
+            raf.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(length).array());
+        }
+        try (OFRecordDataset ds = new OFRecordDataset(List.of(file), 1, false, SEED)) {
+            CorruptDataException e = assertThrows(CorruptDataException.class, ds::next);
+            assertTrue(e.getMessage().contains("length 2147483648 is over 2147483647 bytes"), e.getMessage());
+            assertEquals(0, e.offset());
+        }
+        CorruptDataException e = assertThrows(CorruptDataException.class,
+                () -> OFRecordFiles.open(List.of(file), 1, dir.resolve("index")).close());
+        assertTrue(e.getMessage().contains("is over 2147483647 bytes"), e.getMessage());
     }
 
     @Test
