@@ -98,7 +98,7 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
             throw corrupt(record, "feature " + col.name() + " has " + count + " values, its rows hold " + rowElements);
         }
         long at = (long) row * rowElements;
-        long written = ValueCopier.copy(reader.segment(), feature, out.values(c), col.dataType(), at, rowElements);
+        long written = ValueCopier.copy(reader, feature, out.values(c), col.dataType(), at, rowElements);
         // Slots are reused: a short row's tail still holds an earlier batch's values.
         ValueCopier.zero(out.values(c), col.dataType(), at + written, rowElements - written);
     }
@@ -154,7 +154,7 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
             } catch (WireFormatException e) {
                 throw corrupt(record, e, "feature " + columns[c].name());
             }
-            long written = ValueCopier.copy(reader.segment(), feature, out.values(c), columns[c].dataType(),
+            long written = ValueCopier.copy(reader, feature, out.values(c), columns[c].dataType(),
                     out.offset(c, row), length);
             assert written == length : "row " + row + " of " + columns[c].name() + " changed between passes";
         }

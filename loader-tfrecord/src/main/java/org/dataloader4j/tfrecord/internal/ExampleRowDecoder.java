@@ -106,7 +106,7 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
             fillDefault(record, row, c);
         } else {
             rules.checkFixed(record, col, count, -1);
-            long written = ValueCopier.copy(reader.segment(), feature, out.values(c), col.dataType(),
+            long written = ValueCopier.copy(reader, feature, out.values(c), col.dataType(),
                     (long) row * col.rowElements(), col.rowElements());
             assert written == col.rowElements();
         }
@@ -238,7 +238,7 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
                     copyVarSteps(col, c, row, at);
                 } else {
                     feature.resolveEntry(reader, out.noteStart(c, row), out.noteEnd(c, row));
-                    long written = ValueCopier.copy(reader.segment(), feature, out.values(c), col.dataType(), at, length);
+                    long written = ValueCopier.copy(reader, feature, out.values(c), col.dataType(), at, length);
                     assert written == length : "row " + row + " of " + col.name() + " changed between passes";
                 }
             } catch (WireFormatException e) {
@@ -255,7 +255,7 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
         long n = Math.min(steps.steps(), out.length(c, row) / stepElements);
         for (int i = 0; i < n; i++) {
             feature.resolveFeature(reader, steps.start(i), steps.end(i));
-            ValueCopier.copy(reader.segment(), feature, out.values(c), col.dataType(), at + (long) i * stepElements,
+            ValueCopier.copy(reader, feature, out.values(c), col.dataType(), at + (long) i * stepElements,
                     stepElements);
         }
     }
@@ -317,7 +317,7 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
                 k = copyStrings(out.values(c), out.values(c + 1));
             } else {
                 k = feature.kind() == null ? 0
-                        : ValueCopier.copy(reader.segment(), feature, out.values(c), col.dataType(), at + written,
+                        : ValueCopier.copy(reader, feature, out.values(c), col.dataType(), at + written,
                         length - written);
                 written += k;
             }
