@@ -91,10 +91,20 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
             return;
         }
         long count = -1;
+        boolean copied = false;
         if (start >= 0) {
             try {
                 feature.resolveEntry(reader, start, end);
-                count = rules.elements(record, col, -1);
+                ListKind kind = rules.kind(record, col, -1);
+                if (col.role() == Role.FIXED && kind != null && kind != ListKind.BYTES) {
+                    // Counted, checked and copied in one walk: a packed varint list's bytes would
+                    // otherwise be walked twice. A count that does not fit fails the row below.
+                    count = ValueCopier.countAndCopy(reader, feature, out.values(c), col.dataType(),
+                            (long) row * col.rowElements(), col.rowElements());
+                    copied = true;
+                } else {
+                    count = rules.elements(record, col, -1);
+                }
             } catch (WireFormatException e) {
                 throw corrupt(record, e, "feature " + col.name());
             }
@@ -106,9 +116,11 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
             fillDefault(record, row, c);
         } else {
             rules.checkFixed(record, col, count, -1);
-            long written = ValueCopier.copy(reader, feature, out.values(c), col.dataType(),
-                    (long) row * col.rowElements(), col.rowElements());
-            assert written == col.rowElements();
+            if (!copied) {
+                long written = ValueCopier.copy(reader, feature, out.values(c), col.dataType(),
+                        (long) row * col.rowElements(), col.rowElements());
+                assert written == col.rowElements();
+            }
         }
     }
 
