@@ -14,8 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.ParallelLoop;
@@ -102,6 +104,66 @@ class OFRecordParserTest {
                     canonical(Map.of("images", Features.floatFeature(1))),
                     canonical(Map.of("images", Features.floatFeature()))));
             assertArrayEquals(new float[] {1, 0, 0, 0, 0, 0, 0, 0}, b.tensor("images").toFloatArray());
+        }
+    }
+
+    /** {@code n} token-like values of one to three bytes, among runs of one-byte ones. */
+    private static long[] tokens(int n) {
+        return LongStream.range(0, n).map(i -> i % 16 < 9 ? i % 128 : 1000 + i * 211).toArray();
+    }
+
+    /** A record whose {@code input_ids} are {@code values}, followed in the packed list by {@code tail} as it is. */
+    private static byte[] inputIds(long[] values, byte... tail) {
+        Proto packed = message();
+        for (long v : values) {
+            packed.rawVarint(v);
+        }
+        return record(entry("input_ids", feature(4, message().bytes(1, packed.raw(tail)))));
+    }
+
+    @Test
+    void aDenseVarintListMustFillItsRowExactlyAndNeverWritesPastIt() {
+        OFRecordRawDecoder ids = OFRecordRawDecoder.of("input_ids", Shape.of(128), DataType.INT32);
+        OFRecordParser parser = OFRecordParser.of(ids);
+        byte[] good = inputIds(tokens(128));
+        CorruptDataException many = assertThrows(CorruptDataException.class,
+                () -> TestBatch.parse(parser, good, inputIds(tokens(129))));
+        assertEquals("feature input_ids has 129 values, its rows hold 128", many.reason());
+        assertEquals(1, many.record());
+        assertEquals("feature input_ids has 127 values, its rows hold 128",
+                assertThrows(CorruptDataException.class, () -> TestBatch.parse(parser, inputIds(tokens(127)))).reason());
+        try (TestBatch b = TestBatch.of(parser, 3).poison(0x5A)) {
+            assertThrows(CorruptDataException.class,
+                    () -> b.parse(parser, ParallelLoop.sequential(), List.of(good, inputIds(tokens(200)), good)));
+            byte[] next = new byte[128 * Integer.BYTES];
+            Arrays.fill(next, (byte) 0x5A);
+            assertArrayEquals(next, b.rowBytes("input_ids", 2), "the row after a failed one is not written");
+        }
+    }
+
+    @Test
+    void aTruncatedDenseVarintListKeepsItsHeadOrIsZeroPadded() {
+        OFRecordParser parser = OFRecordParser.of(OFRecordRawDecoder.of("input_ids", Shape.of(128), DataType.INT32).withTruncate());
+        try (TestBatch b = TestBatch.of(parser, 2).poison(0x5A)) {
+            b.parse(parser, ParallelLoop.sequential(), List.of(inputIds(tokens(129)), inputIds(tokens(127))));
+            long[] expected = new long[256];
+            System.arraycopy(tokens(128), 0, expected, 0, 128);
+            System.arraycopy(tokens(127), 0, expected, 128, 127);
+            assertArrayEquals(Arrays.stream(expected).mapToInt(v -> (int) v).toArray(),
+                    b.tensor("input_ids").toIntArray());
+        }
+    }
+
+    @Test
+    void aMalformedVarintPastTheRowIsAnErrorEvenWhenTruncating() {
+        byte[] tenContinuations = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1};
+        byte[] r = inputIds(tokens(128), tenContinuations);
+        for (OFRecordRawDecoder ids : List.of(OFRecordRawDecoder.of("input_ids", Shape.of(128), DataType.INT32),
+                OFRecordRawDecoder.of("input_ids", Shape.of(128), DataType.INT32).withTruncate())) {
+            CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestBatch.parse(OFRecordParser.of(ids), r));
+            // The bad varint starts right after the 128 good ones, which end the record but for it.
+            int at = r.length - tenContinuations.length;
+            assertEquals("malformed varint at byte " + at + " of the record (feature input_ids)", e.reason());
         }
     }
 

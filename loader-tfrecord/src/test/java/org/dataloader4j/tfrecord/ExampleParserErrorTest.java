@@ -8,6 +8,7 @@ import static org.dataloader4j.tfrecord.Proto.floats;
 import static org.dataloader4j.tfrecord.Proto.int64s;
 import static org.dataloader4j.tfrecord.Proto.message;
 import static org.dataloader4j.tfrecord.Proto.strings;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -56,6 +57,39 @@ class ExampleParserErrorTest {
     void aCountMismatchNamesTheKeyAndBothCounts() {
         CorruptDataException e = parseFails(ExampleParser.forExample(X), example(entry("x", floats(1, 2, 3))));
         assertEquals("Key: x. Can't parse serialized Example: feature x has 3 float_list values, its rows hold 2", e.reason());
+    }
+
+    /** A record whose {@code input_ids} are {@code n} token-like values, followed in the packed list by {@code tail}. */
+    private static byte[] inputIds(int n, byte... tail) {
+        Proto packed = message();
+        for (long i = 0; i < n; i++) {
+            packed.rawVarint(i % 16 < 9 ? i % 128 : 1000 + i * 211);
+        }
+        return example(entry("input_ids", feature(Proto.INT64_LIST, message().bytes(1, packed.raw(tail)))));
+    }
+
+    @Test
+    void aDenseInt64ListMustFillItsRowExactlyAndNeverWritesPastIt() {
+        ExampleParser p = ExampleParser.forExample(FixedLenFeature.of("input_ids", Shape.of(128), DataType.INT64));
+        byte[] good = inputIds(128);
+        CorruptDataException many = assertThrows(CorruptDataException.class, () -> TestBatch.parse(p, good, inputIds(129)));
+        assertEquals("Key: input_ids. Can't parse serialized Example: feature input_ids has 129 int64_list values,"
+                + " its rows hold 128", many.reason());
+        assertEquals(1, many.record());
+        assertEquals("Key: input_ids. Can't parse serialized Example: feature input_ids has 127 int64_list values,"
+                + " its rows hold 128", parseFails(p, inputIds(127)).reason());
+        try (TestBatch b = TestBatch.of(p, 3).poison(0x5A)) {
+            assertThrows(CorruptDataException.class,
+                    () -> b.parse(p, ParallelLoop.sequential(), List.of(good, inputIds(200), good)));
+            byte[] next = new byte[128 * Long.BYTES];
+            Arrays.fill(next, (byte) 0x5A);
+            assertArrayEquals(next, b.rowBytes("input_ids", 2), "the row after a failed one is not written");
+        }
+        byte[] tenContinuations = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1};
+        byte[] bad = inputIds(128, tenContinuations);
+        // The malformed varint, not the count: it starts right after the 128 good values, which end the record but for it.
+        assertEquals("malformed varint at byte " + (bad.length - tenContinuations.length) + " of the record (feature input_ids)",
+                parseFails(p, bad).reason());
     }
 
     @Test

@@ -4,6 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import org.dataloader4j.api.DataType;
+import org.dataloader4j.core.wire.WireFormatException;
+import org.dataloader4j.core.wire.WireReader;
 
 /**
  * Writes a resolved feature's values into tensor memory, cast to the output type.
@@ -28,23 +30,65 @@ public final class ValueCopier {
     }
 
     /**
-     * Writes the first {@code max} values of {@code f}, a feature of {@code record} (fewer if it
-     * has fewer), to elements {@code at, at + 1, …} of {@code out}; returns how many it wrote.
-     * The feature must have been {@linkplain FeatureView#count counted}, so that its pieces are
-     * known to be valid.
+     * Writes the first {@code max} values of {@code f}, a feature of {@code r}'s segment (fewer if
+     * it has fewer), to elements {@code at, at + 1, …} of {@code out}; returns how many it wrote.
+     * Moves {@code r}. The feature should have been {@linkplain FeatureView#count counted}, so
+     * that its pieces are known to be valid.
+     *
+     * @throws WireFormatException if a packed varint is malformed, which a counted feature's is not
      */
-    public static long copy(MemorySegment record, FeatureView f, MemorySegment out, DataType type, long at, long max) {
+    public static long copy(WireReader r, FeatureView f, MemorySegment out, DataType type, long at, long max) {
+        MemorySegment record = r.segment();
         long written = 0;
         for (int i = 0; i < f.pieces() && written < max; i++) {
             written += switch (f.kind()) {
                 case BYTES -> copyBytes(record, f.start(i), f.end(i), out, at + written, max - written);
                 case FLOAT -> copyFloats(record, f.start(i), f.end(i), out, type, at + written, max - written);
                 case DOUBLE -> copyDoubles(record, f.start(i), f.end(i), out, type, at + written, max - written);
-                case INT32, INT64 -> copyVarints(record, f.start(i), f.end(i), f.kind() == ListKind.INT32,
+                case INT32, INT64 -> copyVarints(r.reset(record, f.start(i), f.end(i)), f.kind() == ListKind.INT32,
                         out, type, at + written, max - written);
             };
         }
         return written;
+    }
+
+    /**
+     * Counts the values of {@code f}, a numeric list of {@code r}'s segment, and writes the first
+     * {@code max} of them to elements {@code at, at + 1, …} of {@code out}: what
+     * {@link FeatureView#count} and then {@link #copy} do, with the same count, values and errors,
+     * but in one walk over a varint list's bytes. Returns the count, which may be more or less than
+     * {@code max}; {@code min(count, max)} values were written. Moves {@code r}.
+     *
+     * <p>Values are written before the count is known, so a caller that rejects the count leaves
+     * them in its row: fine for a row whose batch fails anyway. Nothing is written past
+     * {@code max}, and every varint is checked, those past {@code max} too.
+     *
+     * @throws IllegalArgumentException if {@code f} holds a {@code bytes_list}, which
+     *                                  {@code count} measures in strings and {@code copy} in bytes
+     * @throws WireFormatException      as {@link FeatureView#count} does
+     */
+    public static long countAndCopy(WireReader r, FeatureView f, MemorySegment out, DataType type, long at, long max) {
+        ListKind kind = f.kind();
+        if (kind == ListKind.BYTES) {
+            throw new IllegalArgumentException("countAndCopy takes a numeric list, not a " + kind);
+        }
+        if (kind != ListKind.INT32 && kind != ListKind.INT64) {
+            // A fixed-width list is counted from its length alone: no walk to save.
+            long count = f.count(r);
+            copy(r, f, out, type, at, max);
+            return count;
+        }
+        MemorySegment record = r.segment();
+        long count = 0;
+        long written = 0;
+        for (int i = 0; i < f.pieces(); i++) {
+            r.reset(record, f.start(i), f.end(i));
+            long n = copyVarints(r, kind == ListKind.INT32, out, type, at + written, max - written);
+            written += n;
+            // Past max, the rest of the piece is only counted and checked.
+            count += n + (r.hasRemaining() ? r.countVarints(r.remaining()) : 0);
+        }
+        return count;
     }
 
     private static long copyBytes(MemorySegment record, long start, long end, MemorySegment out, long at, long max) {
@@ -79,13 +123,19 @@ public final class ValueCopier {
         return n;
     }
 
-    private static long copyVarints(MemorySegment record, long start, long end, boolean int32, MemorySegment out,
-                                    DataType type, long at, long max) {
+    /**
+     * Writes the varints from {@code r}'s position up to its limit, at most {@code max} of them,
+     * and leaves {@code r} after the last one written; returns how many it wrote.
+     *
+     * @throws WireFormatException for the first malformed or truncated varint it reaches
+     */
+    private static long copyVarints(WireReader r, boolean int32, MemorySegment out, DataType type, long at, long max) {
+        MemorySegment record = r.segment();
         long n = 0;
-        long p = start;
+        long p = r.position();
+        long end = r.limit();
         boolean int64Out = type == DataType.INT64 && !int32;
         while (n < max && p < end) {
-            long v;
             if (end - p >= Long.BYTES) {
                 long word = record.get(I64, p);
                 if ((word & HIGH_BITS) == 0 && max - n >= Long.BYTES) {
@@ -100,32 +150,27 @@ public final class ValueCopier {
                 }
                 // A varint of up to four bytes (values below 2^28, as token ids are) from the word,
                 // without a branch per byte: its length is where the first byte without the high
-                // bit is, and its 7-bit groups are moved together by shifts.
+                // bit is, and its 7-bit groups are moved together by shifts. It ends within the
+                // word, so within the region: it is valid.
                 int length = (Long.numberOfTrailingZeros(~word & HIGH_BITS) >>> 3) + 1;
                 if (length <= 4) {
                     long bytes = word & (-1L >>> (Long.SIZE - length * Byte.SIZE));
-                    v = bytes & 0x7F | bytes >>> 1 & 0x3F80 | bytes >>> 2 & 0x1F_C000 | bytes >>> 3 & 0xFE0_0000;
+                    long v = bytes & 0x7F | bytes >>> 1 & 0x3F80 | bytes >>> 2 & 0x1F_C000 | bytes >>> 3 & 0xFE0_0000;
                     p += length;
                     put(out, type, at + n, v, int32, int64Out);
                     n++;
                     continue;
                 }
             }
-            // The region was checked by countVarints: every varint ends within it in at most 10 bytes.
-            v = record.get(ValueLayout.JAVA_BYTE, p++);
-            if (v < 0) {
-                v &= 0x7F;
-                for (int shift = 7; ; shift += 7) {
-                    byte b = record.get(ValueLayout.JAVA_BYTE, p++);
-                    v |= (long) (b & 0x7F) << shift;
-                    if (b >= 0) {
-                        break;
-                    }
-                }
-            }
+            // The last bytes of the region, or a varint of five bytes or more (a negative int32
+            // has ten): read by the reader, which checks it against the limit and its length.
+            r.position(p);
+            long v = r.readVarint64();
+            p = r.position();
             put(out, type, at + n, v, int32, int64Out);
             n++;
         }
+        r.position(p);
         return n;
     }
 

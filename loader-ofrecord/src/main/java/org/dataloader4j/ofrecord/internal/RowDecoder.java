@@ -77,14 +77,25 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
             decodeMissing(record, row, c);
             return;
         }
+        int rowElements = col.rowElements();
+        long at = (long) row * rowElements;
+        boolean copied = false;
         long count;
         try {
             feature.resolveEntry(reader, entryStart, entryEnd);
-            count = valueCount(record, col);
+            if (checkedKind(record, col) == ListKind.BYTES) {
+                count = feature.end(0) - feature.start(0);
+            } else if (col.ragged()) {
+                count = feature.count(reader);
+            } else {
+                // Counted, checked and copied in one walk: a packed varint list's bytes would
+                // otherwise be walked twice. A count that does not fit fails the row below.
+                count = ValueCopier.countAndCopy(reader, feature, out.values(c), col.dataType(), at, rowElements);
+                copied = true;
+            }
         } catch (WireFormatException e) {
             throw corrupt(record, e, "feature " + col.name());
         }
-        int rowElements = col.rowElements();
         if (col.ragged()) {
             if (count > rowElements && !col.truncate()) {
                 throw corrupt(record, col.bytesOnly()
@@ -97,8 +108,8 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
         if (count != rowElements && !col.truncate()) {
             throw corrupt(record, "feature " + col.name() + " has " + count + " values, its rows hold " + rowElements);
         }
-        long at = (long) row * rowElements;
-        long written = ValueCopier.copy(reader.segment(), feature, out.values(c), col.dataType(), at, rowElements);
+        long written = copied ? Math.min(count, rowElements)
+                : ValueCopier.copy(reader, feature, out.values(c), col.dataType(), at, rowElements);
         // Slots are reused: a short row's tail still holds an earlier batch's values.
         ValueCopier.zero(out.values(c), col.dataType(), at + written, rowElements - written);
     }
@@ -116,8 +127,12 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
         }
     }
 
-    /** The number of elements the resolved feature gives the column: values, or a byte string's bytes. */
-    private long valueCount(RecordSlice record, Column col) {
+    /**
+     * The list the resolved feature holds, checked against the column: a {@code bytes_list} of
+     * exactly one string into UINT8 or INT8, or a numeric list into a column that is not for
+     * bytes only.
+     */
+    private ListKind checkedKind(RecordSlice record, Column col) {
         ListKind kind = feature.kind();
         if (kind == null) {
             throw corrupt(record, "feature " + col.name() + " holds no list (its Feature sets no kind)");
@@ -131,12 +146,10 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
                 throw corrupt(record, "feature " + col.name() + " has " + feature.pieces()
                         + " bytes_list values, expected exactly 1");
             }
-            return feature.end(0) - feature.start(0);
-        }
-        if (col.bytesOnly()) {
+        } else if (col.bytesOnly()) {
             throw corrupt(record, "feature " + col.name() + " is a " + kind + ", expected a bytes_list");
         }
-        return feature.count(reader);
+        return kind;
     }
 
     /** Copies the ragged columns of {@code row} to their offsets; the first pass checked them. */
@@ -154,7 +167,7 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
             } catch (WireFormatException e) {
                 throw corrupt(record, e, "feature " + columns[c].name());
             }
-            long written = ValueCopier.copy(reader.segment(), feature, out.values(c), columns[c].dataType(),
+            long written = ValueCopier.copy(reader, feature, out.values(c), columns[c].dataType(),
                     out.offset(c, row), length);
             assert written == length : "row " + row + " of " + columns[c].name() + " changed between passes";
         }

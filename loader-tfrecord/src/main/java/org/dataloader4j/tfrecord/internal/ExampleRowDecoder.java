@@ -91,10 +91,20 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
             return;
         }
         long count = -1;
+        boolean copied = false;
         if (start >= 0) {
             try {
                 feature.resolveEntry(reader, start, end);
-                count = rules.elements(record, col, -1);
+                ListKind kind = rules.kind(record, col, -1);
+                if (col.role() == Role.FIXED && kind != null && kind != ListKind.BYTES) {
+                    // Counted, checked and copied in one walk: a packed varint list's bytes would
+                    // otherwise be walked twice. A count that does not fit fails the row below.
+                    count = ValueCopier.countAndCopy(reader, feature, out.values(c), col.dataType(),
+                            (long) row * col.rowElements(), col.rowElements());
+                    copied = true;
+                } else {
+                    count = rules.elements(record, col, -1);
+                }
             } catch (WireFormatException e) {
                 throw corrupt(record, e, "feature " + col.name());
             }
@@ -106,9 +116,11 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
             fillDefault(record, row, c);
         } else {
             rules.checkFixed(record, col, count, -1);
-            long written = ValueCopier.copy(reader.segment(), feature, out.values(c), col.dataType(),
-                    (long) row * col.rowElements(), col.rowElements());
-            assert written == col.rowElements();
+            if (!copied) {
+                long written = ValueCopier.copy(reader, feature, out.values(c), col.dataType(),
+                        (long) row * col.rowElements(), col.rowElements());
+                assert written == col.rowElements();
+            }
         }
     }
 
@@ -238,7 +250,7 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
                     copyVarSteps(col, c, row, at);
                 } else {
                     feature.resolveEntry(reader, out.noteStart(c, row), out.noteEnd(c, row));
-                    long written = ValueCopier.copy(reader.segment(), feature, out.values(c), col.dataType(), at, length);
+                    long written = ValueCopier.copy(reader, feature, out.values(c), col.dataType(), at, length);
                     assert written == length : "row " + row + " of " + col.name() + " changed between passes";
                 }
             } catch (WireFormatException e) {
@@ -255,7 +267,7 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
         long n = Math.min(steps.steps(), out.length(c, row) / stepElements);
         for (int i = 0; i < n; i++) {
             feature.resolveFeature(reader, steps.start(i), steps.end(i));
-            ValueCopier.copy(reader.segment(), feature, out.values(c), col.dataType(), at + (long) i * stepElements,
+            ValueCopier.copy(reader, feature, out.values(c), col.dataType(), at + (long) i * stepElements,
                     stepElements);
         }
     }
@@ -317,7 +329,7 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
                 k = copyStrings(out.values(c), out.values(c + 1));
             } else {
                 k = feature.kind() == null ? 0
-                        : ValueCopier.copy(reader.segment(), feature, out.values(c), col.dataType(), at + written,
+                        : ValueCopier.copy(reader, feature, out.values(c), col.dataType(), at + written,
                         length - written);
                 written += k;
             }
