@@ -18,6 +18,11 @@ import org.dataloader4j.core.features.TwoPassParse;
 public final class BatchParse {
     private final Column[] columns;
     private final MapScanner scanner;
+    /**
+     * Each thread's decoder, kept from batch to batch rather than made per range: its scratch
+     * is a few hundred heap bytes. It holds the last batch's references until the next.
+     */
+    private final ThreadLocal<RowDecoder> decoders;
 
     /** The parse of {@code columns}, in output order. */
     public BatchParse(Column[] columns) {
@@ -27,6 +32,7 @@ public final class BatchParse {
             keys.add(c.name());
         }
         this.scanner = new MapScanner(keys);
+        this.decoders = ThreadLocal.withInitial(() -> new RowDecoder(this.columns, scanner));
     }
 
     /**
@@ -38,6 +44,6 @@ public final class BatchParse {
      */
     public void run(List<? extends RecordSlice> samples, Batch out, ParallelLoop loop) {
         BatchOutputs outputs = new BatchOutputs(columns, out, samples.size());
-        TwoPassParse.run(loop, outputs, () -> new RowDecoder(columns, scanner, samples, outputs));
+        TwoPassParse.run(loop, outputs, () -> decoders.get().bind(samples, outputs));
     }
 }

@@ -22,8 +22,8 @@ import org.dataloader4j.core.wire.WireReader;
  * holds, truncation and zero padding. Dense rows are written at once; ragged rows are measured
  * here and copied by {@link #copyRagged} once their offsets are known.
  *
- * <p>Holds one range's scratch (a wire reader, a feature view, the entries of a row): one
- * instance per range, on one thread.
+ * <p>Holds one thread's scratch (a wire reader, a feature view, the entries of a row), reused
+ * batch after batch: one instance per thread, {@linkplain #bind bound} to each range it parses.
  */
 final class RowDecoder implements TwoPassParse.RowDecoder {
     /** OFRecord's {@code Feature}: {@code oneof kind} of five lists, fields 1 to 5. */
@@ -34,20 +34,25 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
 
     private final Column[] columns;
     private final MapScanner scanner;
-    private final List<? extends RecordSlice> samples;
-    private final BatchOutputs out;
+    private List<? extends RecordSlice> samples;
+    private BatchOutputs out;
     private final WireReader reader = new WireReader();
     private final FeatureView feature = new FeatureView(SCHEMA);
     private final long[] entryStart;
     private final long[] entryEnd;
 
-    RowDecoder(Column[] columns, MapScanner scanner, List<? extends RecordSlice> samples, BatchOutputs out) {
+    RowDecoder(Column[] columns, MapScanner scanner) {
         this.columns = columns;
         this.scanner = scanner;
-        this.samples = samples;
-        this.out = out;
         this.entryStart = new long[columns.length];
         this.entryEnd = new long[columns.length];
+    }
+
+    /** Points this decoder at a batch: its samples and its outputs. */
+    RowDecoder bind(List<? extends RecordSlice> samples, BatchOutputs out) {
+        this.samples = samples;
+        this.out = out;
+        return this;
     }
 
     @Override

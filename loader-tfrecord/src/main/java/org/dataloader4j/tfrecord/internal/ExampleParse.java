@@ -25,6 +25,11 @@ public final class ExampleParse {
     private final int features;
     private final RecordLocator locator;
     private final String message;
+    /**
+     * Each thread's decoder, kept from batch to batch rather than made per range: its scratch
+     * is a few hundred heap bytes. It holds the last batch's references until the next.
+     */
+    private final ThreadLocal<ExampleRowDecoder> decoders = ThreadLocal.withInitial(() -> new ExampleRowDecoder(this));
 
     /**
      * The parse of {@code features} (of a tf.Example, or a SequenceExample's context) and, for a
@@ -61,7 +66,7 @@ public final class ExampleParse {
      */
     public void run(List<? extends RecordSlice> samples, Batch out, ParallelLoop loop) {
         BatchOutputs outputs = new BatchOutputs(columns, out, samples.size());
-        TwoPassParse.run(loop, outputs, () -> new ExampleRowDecoder(this, samples, outputs));
+        TwoPassParse.run(loop, outputs, () -> decoders.get().bind(samples, outputs));
     }
 
     FeatureColumn[] columns() {

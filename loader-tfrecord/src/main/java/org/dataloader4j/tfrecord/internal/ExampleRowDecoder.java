@@ -23,8 +23,8 @@ import org.dataloader4j.tfrecord.internal.FeatureColumn.Role;
  * and ragged rows measured; in pass 2 ({@link #copyRagged}) ragged rows are copied to their
  * offsets.
  *
- * <p>Holds one range's scratch (a wire reader, the views, the entries of a row): one instance per
- * range, on one thread.
+ * <p>Holds one thread's scratch (a wire reader, the views, the entries of a row), reused batch
+ * after batch: one instance per thread, {@linkplain #bind bound} to each range it parses.
  */
 final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
     /** TensorFlow's {@code Feature}: {@code oneof kind {bytes_list = 1; float_list = 2; int64_list = 3}}. */
@@ -36,8 +36,8 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
     private final int[] specColumns;
     private final int features;
     private final RecordLocator locator;
-    private final List<? extends RecordSlice> samples;
-    private final BatchOutputs out;
+    private List<? extends RecordSlice> samples;
+    private BatchOutputs out;
     private final WireReader reader = new WireReader();
     private final FeatureView feature = new FeatureView(SCHEMA);
     private final FeatureListView steps = new FeatureListView();
@@ -52,18 +52,23 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
     private long stringAt;
     private long stringEnd;
 
-    ExampleRowDecoder(ExampleParse parse, List<? extends RecordSlice> samples, BatchOutputs out) {
+    ExampleRowDecoder(ExampleParse parse) {
         this.columns = parse.columns();
         this.specColumns = parse.specColumns();
         this.features = parse.features();
         this.locator = parse.locator();
-        this.samples = samples;
-        this.out = out;
         this.rules = new FeatureRules(parse.message(), feature, reader);
         featureStart = new long[features];
         featureEnd = new long[features];
         listStart = new long[specColumns.length - features];
         listEnd = new long[specColumns.length - features];
+    }
+
+    /** Points this decoder at a batch: its samples and its outputs. */
+    ExampleRowDecoder bind(List<? extends RecordSlice> samples, BatchOutputs out) {
+        this.samples = samples;
+        this.out = out;
+        return this;
     }
 
     @Override
