@@ -2,7 +2,9 @@ package org.dataloader4j.tfrecord;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.core.FrameReader;
 import org.dataloader4j.format.Framing;
@@ -89,7 +91,7 @@ final class TFRecordFrames implements FrameReader {
     }
 
     private boolean lengthIntact(MemorySegment file, long offset) {
-        return !verifyCrc || TFRecordCrc.maskedCrc32c(file.asSlice(offset, 8).asByteBuffer()) == file.get(CRC, offset + 8);
+        return !verifyCrc || CRCS.get().masked(file, offset, 8) == file.get(CRC, offset + 8);
     }
 
     private static boolean fits(MemorySegment file, long offset, long length) {
@@ -97,8 +99,36 @@ final class TFRecordFrames implements FrameReader {
     }
 
     private boolean dataIntact(MemorySegment file, long offset, long length) {
-        return !verifyCrc || TFRecordCrc.maskedCrc32c(file.asSlice(offset + HEADER, length).asByteBuffer())
-                == file.get(CRC, offset + HEADER + length);
+        return !verifyCrc || CRCS.get().masked(file, offset + HEADER, length) == file.get(CRC, offset + HEADER + length);
+    }
+
+    /**
+     * A thread's CRC and a buffer view of the file it last checked, so that checking a frame
+     * makes no slice, buffer or CRC object: two of each per record were about 80 heap bytes.
+     * Frames are shared by every reader, so the scratch is per thread.
+     */
+    private static final ThreadLocal<Crcs> CRCS = ThreadLocal.withInitial(Crcs::new);
+
+    private static final class Crcs {
+        private final CRC32C crc = new CRC32C();
+        private MemorySegment file;
+        private ByteBuffer view;
+
+        /** The masked CRC32C of {@code length} bytes of {@code file} from {@code offset}. */
+        int masked(MemorySegment file, long offset, long length) {
+            if (file.byteSize() > Integer.MAX_VALUE) {
+                // A ByteBuffer addresses at most 2 GiB: view just the bytes.
+                return TFRecordCrc.maskedCrc32c(file.asSlice(offset, length).asByteBuffer());
+            }
+            if (file != this.file) {
+                this.file = file;
+                this.view = file.asByteBuffer();
+            }
+            view.clear().limit((int) (offset + length)).position((int) offset);
+            crc.reset();
+            crc.update(view);
+            return TFRecordCrc.mask((int) crc.getValue());
+        }
     }
 
     private static CorruptDataException truncated(String name, long record, long offset) {
