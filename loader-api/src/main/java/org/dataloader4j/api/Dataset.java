@@ -38,6 +38,9 @@ public interface Dataset<T> extends AutoCloseable {
      */
     default int nextInto(List<? super T> out) {
         List<T> samples = next();
+        if (samples == null) {
+            throw new NullPointerException("Dataset.next() returned null");
+        }
         out.addAll(samples);
         return samples.size();
     }

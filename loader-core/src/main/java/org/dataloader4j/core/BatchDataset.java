@@ -45,22 +45,34 @@ public final class BatchDataset<T> implements Dataset<T> {
 
     @Override
     public List<T> next() {
-        if (ended) {
-            return List.of();
-        }
         List<T> batch = new ArrayList<>(batchSize);
-        while (batch.size() < batchSize) {
-            int n = upstream.nextInto(batch);
+        nextInto(batch);
+        return batch;
+    }
+
+    /** Adds the next batch's samples to {@code out}, without a list of the batch's own. */
+    @Override
+    public int nextInto(List<? super T> out) {
+        if (ended) {
+            return 0;
+        }
+        int first = out.size();
+        for (int taken = 0; taken < batchSize; taken++) {
+            int n = upstream.nextInto(out);
             if (n == 0) {
                 ended = true;
-                return dropRemainder ? List.of() : batch;
+                if (dropRemainder) {
+                    out.subList(first, out.size()).clear();
+                    return 0;
+                }
+                return taken;
             }
             if (n != 1) {
                 throw new IllegalStateException("BatchDataset needs a dataset that yields one sample per next(), got "
                         + n + " from " + upstream.getClass().getName());
             }
         }
-        return batch;
+        return batchSize;
     }
 
     /** The wrapped dataset's state: a batch is taken whole, so nothing is pending between calls. */

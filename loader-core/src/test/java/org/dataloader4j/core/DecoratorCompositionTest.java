@@ -130,6 +130,23 @@ class DecoratorCompositionTest {
     }
 
     @Test
+    void aBatchAddedIntoAListLeavesWhatTheListHeld() {
+        // 1,000 samples in batches of 300: three full batches, then 100 dropped or delivered.
+        for (boolean drop : new boolean[] {true, false}) {
+            Dataset<Integer> batches = new BatchDataset<>(ListDataset.of(SAMPLES), 300, drop);
+            List<Integer> out = new ArrayList<>(List.of(-1));
+            List<Integer> counts = new ArrayList<>();
+            for (int n = batches.nextInto(out); n > 0; n = batches.nextInto(out)) {
+                counts.add(n);
+            }
+            assertEquals(drop ? List.of(300, 300, 300) : List.of(300, 300, 300, 100), counts, "drop=" + drop);
+            assertEquals(-1, out.get(0), "drop=" + drop);
+            assertEquals(SAMPLES.subList(0, drop ? 900 : 1000), out.subList(1, out.size()), "drop=" + drop);
+            assertEquals(0, batches.nextInto(out), "the end stays the end");
+        }
+    }
+
+    @Test
     void batchingNeedsOneSamplePerUpstreamStep() {
         Dataset<Integer> batchOfBatches = new BatchDataset<>(new BatchDataset<>(ListDataset.of(SAMPLES), 4, false), 2, false);
         assertThrows(IllegalStateException.class, batchOfBatches::next);

@@ -9,7 +9,6 @@ import java.lang.foreign.Arena;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -123,15 +122,18 @@ final class Pipeline<T> {
         try {
             DatasetState checkpoint = start;
             int sinceCheckpoint = 0;
+            // The list the next batch's samples go into. Each slot keeps its list: when a slot is
+            // claimed again, its parse is long done, and its list becomes the next one to fill.
+            List<T> samples = new ArrayList<>(options.batchSize());
             for (long index = 0; running; index++) {
-                List<T> samples = null;
                 long epoch = 0;
                 Throwable failure = null;
                 long start = System.nanoTime();
                 try {
-                    samples = Objects.requireNonNull(dataset.next(), "Dataset.next() returned null");
-                    if (samples.size() > options.batchSize()) {
-                        throw new IllegalStateException("the dataset yielded " + samples.size()
+                    samples.clear();
+                    int n = dataset.nextInto(samples);
+                    if (n > options.batchSize()) {
+                        throw new IllegalStateException("the dataset yielded " + n
                                 + " samples, more than the reader's batchSize=" + options.batchSize());
                     }
                     sinceCheckpoint++;
@@ -152,11 +154,15 @@ final class Pipeline<T> {
                 loadBlockedNanos += System.nanoTime() - loaded;
                 long sequence = ring.next();
                 boolean end = failure == null && samples.isEmpty();
-                ring.get(sequence).load(index, samples, checkpoint, sinceCheckpoint, epoch, end, failure);
+                Slot slot = ring.get(sequence);
+                @SuppressWarnings("unchecked")
+                List<T> free = (List<T>) slot.samples;
+                slot.load(index, samples, checkpoint, sinceCheckpoint, epoch, end, failure);
                 ring.publish(sequence);
                 if (end || failure != null) {
                     return;
                 }
+                samples = free != null ? free : new ArrayList<>(options.batchSize());
             }
         } catch (Throwable t) {
             failFatally(t);
@@ -201,7 +207,6 @@ final class Pipeline<T> {
                     // Decided before publishing: once parsed is set, the consumer may release
                     // the slot and the load thread may refill it with a later batch.
                     boolean last = slot.failure != null || slot.end;
-                    slot.samples = null;
                     finished = last;
                     parsed.set(next);
                     wakeConsumer();
