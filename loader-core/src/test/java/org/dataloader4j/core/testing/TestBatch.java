@@ -24,6 +24,9 @@ import org.dataloader4j.core.RecordSlice;
  * twice reuses the memory, as the ring reuses slots.
  */
 public final class TestBatch implements Batch {
+    /** The bytes before, between and after the records of {@link #slices}. */
+    public static final int FILLER_BYTES = 11;
+
     private final Arena arena = Arena.ofShared();
     private final Map<String, TensorSpec> specs = new LinkedHashMap<>();
     private final Map<String, MemorySegment> values = new LinkedHashMap<>();
@@ -73,9 +76,6 @@ public final class TestBatch implements Batch {
         }
         return slices;
     }
-
-    /** The bytes before, between and after the records of {@link #slices}. */
-    public static final int FILLER_BYTES = 11;
 
     /** Parses {@code records} into this batch's rows {@code [0, records.size())}; returns this batch. */
     public TestBatch parse(Parser<RecordSlice> parser, ParallelLoop loop, List<byte[]> records) {
