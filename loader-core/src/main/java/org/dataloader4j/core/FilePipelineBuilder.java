@@ -184,7 +184,7 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         return self();
     }
 
-    /** Threads that parse a batch together; default the number of processors. */
+    /** Threads that parse; default the number of processors. See {@link DataReader.Builder#parseThreads(int)}. */
     public B parseThreads(int parseThreads) {
         this.parseThreads = ReaderOptions.checkParseThreads(parseThreads);
         return self();

@@ -303,7 +303,12 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
             return this;
         }
 
-        /** The threads that parse a batch together; default the number of processors. */
+        /**
+         * The threads that parse; default the number of processors. Up to {@code ringSize / 2}
+         * parse workers each take whole batches, side by side (worker {@code W} is the thread
+         * {@code <name>-parse-W}); the threads beyond those split each worker's batches by
+         * rows ({@code <name>-parse-W-1}, …).
+         */
         public Builder<T> parseThreads(int parseThreads) {
             this.parseThreads = ReaderOptions.checkParseThreads(parseThreads);
             return this;

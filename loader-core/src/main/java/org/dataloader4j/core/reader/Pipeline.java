@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -29,8 +30,11 @@ import org.dataloader4j.core.parallel.Threads;
  *   <li>The <b>load</b> thread pulls batches of samples from the dataset, claims the next slot
  *       (waiting while the ring is full: the backpressure), stores the samples and where the
  *       dataset stands after them (see {@link ReaderState}), and publishes.</li>
- *   <li>The <b>parse</b> thread waits for published slots, runs the parser on each over the
- *       {@link MultiThreadLoop}, then advances the parsed sequence and wakes the consumer.</li>
+ *   <li>The <b>parse workers</b> ({@link #parseWorkers}) take the published slots in turn,
+ *       worker {@code w} of {@code W} those of sequences {@code w, w + W, …}: each runs the
+ *       parser on its slot over its own {@link MultiThreadLoop}, then advances its parsed
+ *       sequence and wakes the consumer. Whole batches are parsed side by side, with no meeting
+ *       per batch; the parse threads left over split each worker's batches by rows.</li>
  * </ul>
  *
  * <p>A failure on either thread is stored in the slot at the position where it happened and
@@ -50,12 +54,10 @@ final class Pipeline<T> {
     private final Dataset<T> dataset;
     private final Parser<? super T> parser;
     private final RingBuffer<Slot> ring;
-    private final SequenceBarrier published;
-    private final Sequence parsed = new Sequence();
     private final Sequence consumed = new Sequence();
-    private final MultiThreadLoop loop;
     private final Thread loadThread;
-    private final Thread parseThread;
+    /** The parse workers: worker {@code w} parses the slots of sequences {@code w, w + W, w + 2W, …}. */
+    private final List<ParseWorker> workers;
     private final Thread watchdogThread;
     private final Consumer<String> watchdogReport;
     private final LongSupplier corruptSkipped;
@@ -68,12 +70,12 @@ final class Pipeline<T> {
     private volatile long payloadBytes;
     private volatile long loadBusyNanos;
     private volatile long loadBlockedNanos;
-    private volatile long batchesParsed;
-    private volatile long parseBusyNanos;
     private volatile long stallNanos;
     private volatile long batchesRead;
-    /** Set by the parse thread once the end or a failure has been handed on: nothing more comes. */
+    /** Set once the end or a failure has been handed on: nothing more comes. */
     private volatile boolean finished;
+    /** The sequence of the first slot that ends the stream (its end or a failure); none yet: MAX_VALUE. */
+    private final AtomicLong lastSequence = new AtomicLong(Long.MAX_VALUE);
 
     /** False once the load thread should stop: on stop() or after a parse failure. */
     private volatile boolean running = true;
@@ -91,12 +93,16 @@ final class Pipeline<T> {
         this.parser = parser;
         this.ring = RingBuffer.createSingleProducer(() -> new Slot(specs, arena), options.ringSize(), new BlockingWaitStrategy());
         this.ring.addGatingSequences(consumed);
-        this.published = ring.newBarrier();
-        this.loop = new MultiThreadLoop(options.name() + "-parse", options.parseThreads());
+        int count = parseWorkers(options);
+        List<ParseWorker> all = new ArrayList<>(count);
+        for (int w = 0; w < count; w++) {
+            // The threads left over from one per worker split each worker's batches.
+            int threads = options.parseThreads() / count + (w < options.parseThreads() % count ? 1 : 0);
+            all.add(new ParseWorker(w, threads));
+        }
+        this.workers = List.copyOf(all);
         this.loadThread = new Thread(this::load, options.name() + "-load");
-        this.parseThread = new Thread(this::parse, options.name() + "-parse-0");
         loadThread.setDaemon(true);
-        parseThread.setDaemon(true);
         this.watchdogReport = watchdogReport;
         this.watchdogThread = options.watchdog().isZero() ? null : new Thread(this::watch, options.name() + "-watchdog");
         if (watchdogThread != null) {
@@ -104,8 +110,18 @@ final class Pipeline<T> {
         }
     }
 
+    /**
+     * How many parse workers take whole batches: one per parse thread, but at most half the
+     * ring, so that the load thread can fill slots ahead while each worker parses one.
+     */
+    static int parseWorkers(ReaderOptions options) {
+        return Math.max(1, Math.min(options.parseThreads(), options.ringSize() / 2));
+    }
+
     void start() {
-        parseThread.start();
+        for (ParseWorker w : workers) {
+            w.thread.start();
+        }
         loadThread.start();
         if (watchdogThread != null) {
             watchdogThread.start();
@@ -192,43 +208,84 @@ final class Pipeline<T> {
         return running;
     }
 
-    // ---- parse thread ----
+    // ---- parse workers ----
 
-    private void parse() {
-        try {
-            long next = 0;
-            while (true) {
-                long available = published.waitFor(next);
-                for (; next <= available; next++) {
+    /**
+     * One parse worker: a thread that parses every {@code W}-th slot, in order, over its own
+     * {@link MultiThreadLoop}, and its counters (each written by its thread only).
+     */
+    private final class ParseWorker {
+        final int index;
+        final Thread thread;
+        final MultiThreadLoop loop;
+        final SequenceBarrier barrier = ring.newBarrier();
+        /** The last sequence this worker has parsed (or passed on, for an end or a failure). */
+        final Sequence parsed = new Sequence();
+        volatile long batchesParsed;
+        volatile long parseBusyNanos;
+
+        ParseWorker(int index, int threads) {
+            this.index = index;
+            String name = options.name() + "-parse-" + index;
+            this.loop = new MultiThreadLoop(name, threads);
+            this.thread = new Thread(this::run, name);
+            thread.setDaemon(true);
+        }
+
+        private void run() {
+            try {
+                boolean alerted = false;
+                long next = index;
+                while (next <= lastSequence.get()) {
+                    if (!alerted) {
+                        try {
+                            if (barrier.waitFor(next) < next) {
+                                continue;
+                            }
+                        } catch (AlertException e) {
+                            // Another worker handed on the end or a failure, or stop() was called:
+                            // the slots up to the last one are published, the rest never will be.
+                            if (stopped) {
+                                return;
+                            }
+                            alerted = true;
+                            continue;
+                        }
+                    }
                     Slot slot = ring.get(next);
                     if (slot.failure == null && !slot.end) {
-                        parseSlot(slot);
+                        parseSlot(slot, this);
                     }
                     // Decided before publishing: once parsed is set, the consumer may release
                     // the slot and the load thread may refill it with a later batch.
                     boolean last = slot.failure != null || slot.end;
-                    finished = last;
+                    if (last) {
+                        lastSequence.accumulateAndGet(next, Math::min);
+                        finished = true;
+                    }
                     parsed.set(next);
                     wakeConsumer();
                     if (last) {
+                        for (ParseWorker w : workers) {
+                            w.barrier.alert();
+                        }
                         return;
                     }
+                    next += workers.size();
                 }
+            } catch (Throwable t) {
+                failFatally(t);
             }
-        } catch (AlertException e) {
-            // stop() was called: leave quietly
-        } catch (Throwable t) {
-            failFatally(t);
         }
     }
 
     @SuppressWarnings("unchecked")
-    private void parseSlot(Slot slot) {
+    private void parseSlot(Slot slot, ParseWorker worker) {
         long start = System.nanoTime();
         try {
             List<T> samples = (List<T>) slot.samples;
-            parser.parse(samples, new SlotView(slot, samples.size(), options.batchSize(), null), loop);
-            batchesParsed++;
+            parser.parse(samples, new SlotView(slot, samples.size(), options.batchSize(), null), worker.loop);
+            worker.batchesParsed++;
         } catch (Throwable t) {
             // The JVM reports a fault reading a mapping whose file shrank after it was mapped as an
             // InternalError; name the likely cause rather than hand the caller a bare JVM error.
@@ -240,8 +297,22 @@ final class Pipeline<T> {
             running = false;
             LockSupport.unpark(loadThread);
         } finally {
-            parseBusyNanos += System.nanoTime() - start;
+            worker.parseBusyNanos += System.nanoTime() - start;
         }
+    }
+
+    /** Whether slot {@code sequence} has been parsed (or passed on). */
+    private boolean isParsed(long sequence) {
+        return workers.get((int) (sequence % workers.size())).parsed.get() >= sequence;
+    }
+
+    /** The batches parsed so far by every worker, and so the sum of their progress. */
+    private long parsedProgress() {
+        long sum = 0;
+        for (ParseWorker w : workers) {
+            sum += w.parsed.get();
+        }
+        return sum;
     }
 
     // ---- consumer side ----
@@ -254,13 +325,13 @@ final class Pipeline<T> {
      *                               stays set; waiting again later is fine)
      */
     void awaitParsed(long sequence, String readerName) {
-        if (parsed.get() >= sequence) {
+        if (isParsed(sequence)) {
             return;
         }
         consumerWaiting = Thread.currentThread();
         long start = System.nanoTime();
         try {
-            while (parsed.get() < sequence) {
+            while (!isParsed(sequence)) {
                 if (fatal != null) {
                     throw new IllegalStateException("reader " + readerName + " failed", fatal);
                 }
@@ -295,9 +366,16 @@ final class Pipeline<T> {
     ReaderMetrics metrics() {
         long published = ring.getCursor() + 1;
         int occupancy = (int) Math.max(0, Math.min(options.ringSize(), published - (consumed.get() + 1)));
+        long batchesParsed = 0;
+        long parseBusyNanos = 0;
+        for (ParseWorker w : workers) {
+            batchesParsed += w.batchesParsed;
+            parseBusyNanos += w.parseBusyNanos;
+        }
+        // The mean over the workers: the share of the read loop the parse stage was busy.
         return new ReaderMetrics(samples, payloadBytes, corruptSkipped.getAsLong(), batchesParsed, batchesRead, occupancy, options.ringSize(),
                 Duration.ofNanos(stallNanos), Duration.ofNanos(loadBusyNanos), Duration.ofNanos(loadBlockedNanos),
-                Duration.ofNanos(parseBusyNanos), Duration.ofNanos(System.nanoTime() - startNanos));
+                Duration.ofNanos(parseBusyNanos / workers.size()), Duration.ofNanos(System.nanoTime() - startNanos));
     }
 
     // ---- watchdog thread ----
@@ -305,13 +383,13 @@ final class Pipeline<T> {
     private void watch() {
         long timeout = options.watchdog().toNanos();
         long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(timeout / 4, TimeUnit.SECONDS.toNanos(1)));
-        long lastParsed = parsed.get();
+        long lastParsed = parsedProgress();
         long since = System.nanoTime();
         boolean reported = false;
         while (!stopped && !finished) {
             LockSupport.parkNanos(this, period);
             long now = System.nanoTime();
-            long p = parsed.get();
+            long p = parsedProgress();
             if (p != lastParsed) {
                 lastParsed = p;
                 since = now;
@@ -327,8 +405,11 @@ final class Pipeline<T> {
     private String stacks(Duration stalled) {
         StringBuilder sb = new StringBuilder("reader " + options.name() + ": no batch for " + stalled.toMillis()
                 + " ms (watchdog " + options.watchdog().toMillis() + " ms); " + metrics() + "; thread stacks:");
-        List<Thread> threads = new ArrayList<>(List.of(loadThread, parseThread));
-        threads.addAll(loop.threads());
+        List<Thread> threads = new ArrayList<>(List.of(loadThread));
+        for (ParseWorker w : workers) {
+            threads.add(w.thread);
+            threads.addAll(w.loop.threads());
+        }
         for (Thread t : threads) {
             sb.append("\n\"").append(t.getName()).append("\" ").append(t.getState());
             for (StackTraceElement e : t.getStackTrace()) {
@@ -360,18 +441,25 @@ final class Pipeline<T> {
         long deadline = System.nanoTime() + timeout.toNanos();
         running = false;
         stopped = true;
-        published.alert();
+        for (ParseWorker w : workers) {
+            w.barrier.alert();
+        }
         LockSupport.unpark(loadThread);
         wakeConsumer();
         if (watchdogThread != null) {
             LockSupport.unpark(watchdogThread);
         }
-        boolean stopped = joinIfStarted(parseThread, deadline);
+        boolean stopped = true;
+        for (ParseWorker w : workers) {
+            stopped &= joinIfStarted(w.thread, deadline);
+        }
         stopped &= joinIfStarted(loadThread, deadline);
         if (watchdogThread != null) {
             stopped &= joinIfStarted(watchdogThread, deadline);
         }
-        stopped &= loop.close(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+        for (ParseWorker w : workers) {
+            stopped &= w.loop.close(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+        }
         return stopped;
     }
 

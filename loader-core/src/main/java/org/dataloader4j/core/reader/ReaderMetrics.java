@@ -25,7 +25,8 @@ import java.time.Duration;
  * @param inputStall    time the caller spent inside {@code read()} waiting for a batch
  * @param loadBusy      time the load thread spent in the dataset ({@code next()}, {@code state()})
  * @param loadBlocked   time the load thread waited for a free slot (backpressure)
- * @param parseBusy     time the parse stage spent in the parser
+ * @param parseBusy     time the parse stage spent in the parser: with several parse workers
+ *                      (each taking whole batches), the mean over them
  * @param elapsed       time since the reader started
  */
 public record ReaderMetrics(long samples, long payloadBytes, long corruptSkipped, long batchesParsed, long batchesRead,

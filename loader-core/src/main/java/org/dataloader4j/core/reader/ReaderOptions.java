@@ -7,11 +7,13 @@ import org.dataloader4j.core.Checks;
 /**
  * The settings of a {@link DataReader}; made by {@link DataReader.Builder}.
  *
- * @param name         prefix of the reader's thread names ({@code <name>-load}, {@code <name>-parse-N})
+ * @param name         prefix of the reader's thread names ({@code <name>-load}, {@code <name>-parse-W},
+ *                     {@code <name>-parse-W-N})
  * @param batchSize    the most samples in one batch: the rows every slot's tensors hold
  * @param ringSize     the number of slots, a power of two: how far loading and parsing may run
  *                     ahead of the training loop, and, times the slot size, the memory bound
- * @param parseThreads the threads that parse one batch together
+ * @param parseThreads the threads that parse: up to {@code ringSize / 2} of them each parse
+ *                     whole batches, side by side; any more split those batches by rows
  * @param watchdog     how long without a new batch makes the reader report the stacks of its
  *                     threads, once per stall; {@link Duration#ZERO} for never
  * @param checkpointEvery how many batches apart the load thread asks the dataset for its

@@ -11,9 +11,12 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.dataloader4j.api.Batch;
@@ -268,6 +271,78 @@ class DataReaderTest {
             DataLoaderException e = assertThrows(DataLoaderException.class, reader::read);
             assertSame(boom, e.getCause());
             assertTrue(e.getMessage().contains("parse") && e.getMessage().contains("batch 2"), e.getMessage());
+        }
+    }
+
+    /** IntParser, noting the thread that parsed each batch (by its first id) and failing or pausing on given ones. */
+    private static Parser<Integer> noting(Map<Integer, String> parsedBy, int failAt, int pauseAt) {
+        IntParser parser = new IntParser();
+        return new Parser<>() {
+            @Override
+            public List<TensorSpec> outputs(int batchCapacity) {
+                return parser.outputs(batchCapacity);
+            }
+
+            @Override
+            public void parse(List<? extends Integer> samples, Batch out, ParallelLoop loop) {
+                int first = samples.get(0);
+                parsedBy.put(first, Thread.currentThread().getName());
+                if (first == pauseAt) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+                }
+                if (first == failAt) {
+                    throw new IllegalStateException("batch of " + first);
+                }
+                parser.parse(samples, out, loop);
+            }
+        };
+    }
+
+    @Test
+    void parseWorkersTakeWholeBatchesInTurn() {
+        // Two threads, a ring of 8: two workers, each parsing every other batch on its own.
+        Map<Integer, String> parsedBy = new ConcurrentHashMap<>();
+        Dataset<Integer> dataset = new BatchDataset<>(ListDataset.of(SAMPLES), BATCH, false);
+        try (DataReader reader = DataReader.builder(dataset, noting(parsedBy, -1, -1)).name(name).batchSize(BATCH)
+                .parseThreads(2).ringSize(8).build()) {
+            assertEquals(List.of(name + "-parse-0", name + "-parse-1"), LiveThreads.named(name + "-parse"));
+            int batches = 0;
+            for (Batch b : reader) {
+                assertEquals(32L * batches, b.tensor("id").getLong(0));
+                batches++;
+            }
+            assertEquals(32, batches);
+        }
+        for (int k = 0; k < 32; k++) {
+            assertEquals(name + "-parse-" + (k % 2), parsedBy.get(32 * k), "batch " + k);
+        }
+    }
+
+    @Test
+    void threadsBeyondHalfTheRingSplitEachWorkersBatches() {
+        Dataset<Integer> dataset = new BatchDataset<>(ListDataset.of(SAMPLES), BATCH, false);
+        try (DataReader reader = DataReader.builder(dataset, new IntParser()).name(name).batchSize(BATCH)
+                .parseThreads(5).ringSize(4).build()) {
+            // Two workers; of the three threads left, the first worker splits with two, the second with one.
+            assertEquals(List.of(name + "-parse-0", name + "-parse-0-1", name + "-parse-0-2", name + "-parse-1", name + "-parse-1-1"),
+                    LiveThreads.named(name + "-parse"));
+            assertEquals(reference(() -> new BatchDataset<>(ListDataset.of(SAMPLES), BATCH, false)), readAll(reader));
+        }
+    }
+
+    @Test
+    void aFailureComesAtItsBatchWhileTheOtherWorkerIsBehind() {
+        // Batch 4 (worker 0) takes 200 ms; batch 5 (worker 1) fails at once. The batches before 5 all come first.
+        Map<Integer, String> parsedBy = new ConcurrentHashMap<>();
+        Dataset<Integer> dataset = new BatchDataset<>(ListDataset.of(SAMPLES), BATCH, false);
+        try (DataReader reader = DataReader.builder(dataset, noting(parsedBy, 5 * 32, 4 * 32)).name(name).batchSize(BATCH)
+                .parseThreads(2).ringSize(8).build()) {
+            for (int k = 0; k < 5; k++) {
+                assertEquals(32L * k, reader.read().tensor("id").getLong(0), "batch " + k);
+            }
+            DataLoaderException e = assertThrows(DataLoaderException.class, reader::read);
+            assertTrue(e.getMessage().contains("batch 5") && e.getCause().getMessage().equals("batch of 160"), e.getMessage());
+            assertThrows(DataLoaderException.class, reader::read, "the failure stays");
         }
     }
 
