@@ -9,6 +9,9 @@ import java.util.List;
  * for each batch, {@link #parse} fills rows {@code [0, samples.size())} of those outputs. It never
  * allocates tensor memory itself. Rows may be split over the {@link ParallelLoop}: per-sample code
  * then runs on several threads at once, each on its own rows, and must not share mutable state.
+ * A reader with several parse threads also calls {@code parse} for several batches at once, from
+ * different threads, each call with its own samples, batch and loop: a parser keeps no mutable
+ * state between calls (per-thread scratch, as in a {@code ThreadLocal}, is fine).
  *
  * @param <T> the sample type
  */
