@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -72,8 +73,10 @@ final class Pipeline<T> {
     private volatile long loadBlockedNanos;
     private volatile long stallNanos;
     private volatile long batchesRead;
-    /** Set once the end or a failure has been handed on: nothing more comes. */
+    /** Set once every parse worker has ended (after the end or a failure): nothing more comes. */
     private volatile boolean finished;
+    /** Parse workers not yet ended. */
+    private final AtomicInteger liveWorkers = new AtomicInteger();
     /** The sequence of the first slot that ends the stream (its end or a failure); none yet: MAX_VALUE. */
     private final AtomicLong lastSequence = new AtomicLong(Long.MAX_VALUE);
 
@@ -101,6 +104,7 @@ final class Pipeline<T> {
             all.add(new ParseWorker(w, threads));
         }
         this.workers = List.copyOf(all);
+        liveWorkers.set(count);
         this.loadThread = new Thread(this::load, options.name() + "-load");
         loadThread.setDaemon(true);
         this.watchdogReport = watchdogReport;
@@ -261,7 +265,6 @@ final class Pipeline<T> {
                     boolean last = slot.failure != null || slot.end;
                     if (last) {
                         lastSequence.accumulateAndGet(next, Math::min);
-                        finished = true;
                     }
                     parsed.set(next);
                     wakeConsumer();
@@ -275,6 +278,10 @@ final class Pipeline<T> {
                 }
             } catch (Throwable t) {
                 failFatally(t);
+            } finally {
+                if (liveWorkers.decrementAndGet() == 0) {
+                    finished = true;
+                }
             }
         }
     }
