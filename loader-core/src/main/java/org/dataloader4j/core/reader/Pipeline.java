@@ -38,9 +38,10 @@ import org.dataloader4j.core.parallel.Threads;
  *       per batch; the parse threads left over split each worker's batches by rows.</li>
  * </ul>
  *
- * <p>A failure on either thread is stored in the slot at the position where it happened and
- * that stage stops; the consumer rethrows it when it reaches that slot. End of data is a slot
- * too. {@link #stop} halts both threads wherever they wait.
+ * <p>A failure on the load thread or a parse worker is stored in the slot at the position where
+ * it happened and the stage stops there (the other parse workers finish the slots before it);
+ * the consumer rethrows it when it reaches that slot. End of data is a slot too. {@link #stop}
+ * halts every thread wherever it waits.
  *
  * <p>Each thread counts its own work (one writer per counter) for {@link #metrics}. With a
  * watchdog, a third thread, {@code <name>-watchdog}, reports the stacks of the pipeline's threads
