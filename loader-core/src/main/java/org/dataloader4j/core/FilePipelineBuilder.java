@@ -56,7 +56,7 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     private DistributedTrainingOptions distributed;
     private Path indexDir;
     private Duration watchdog = Duration.ZERO;
-    private int checkpointEvery = -1;
+    private int checkpointEvery = ReaderOptions.DEFAULT_CHECKPOINT_EVERY;
     private SkipPolicy skipCorrupt = SkipPolicy.STRICT;
 
     /** A builder whose reader threads are named after {@code defaultName} unless {@link #name} is set. */
@@ -387,10 +387,8 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
                 .batchSize(batchSize)
                 .ringSize(ringSize)
                 .parseThreads(parseThreads)
-                .watchdog(watchdog);
-        if (checkpointEvery > 0) {
-            reader.checkpointEvery(checkpointEvery);
-        }
+                .watchdog(watchdog)
+                .checkpointEvery(checkpointEvery);
         if (skip != null) {
             reader.corruptSkipped(skip::skipped);
         }

@@ -276,7 +276,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
         private int parseThreads = Runtime.getRuntime().availableProcessors();
         private DatasetState resume;
         private Duration watchdog = Duration.ZERO;
-        private int checkpointEvery = ReaderState.CHECKPOINT_EVERY;
+        private int checkpointEvery = ReaderOptions.DEFAULT_CHECKPOINT_EVERY;
         private Consumer<String> watchdogReport = report -> LOG.warn("{}", report);
         private LongSupplier corruptSkipped = () -> 0;
 
@@ -327,7 +327,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
 
         /**
          * How many batches apart the load thread asks the dataset for its state; default
-         * {@value ReaderState#CHECKPOINT_EVERY}. Between two such checkpoints,
+         * {@value ReaderOptions#DEFAULT_CHECKPOINT_EVERY}. Between two such checkpoints,
          * {@link DataReader#state()} is the last checkpoint and the number of batches since, and
          * a reader restored from it reads those batches again (without parsing them). 1 makes
          * every state the dataset's own, at the cost of taking it after every batch: for a

@@ -74,9 +74,7 @@ final class Pipeline<T> {
     private volatile long loadBlockedNanos;
     private volatile long stallNanos;
     private volatile long batchesRead;
-    /** Set once every parse worker has ended (after the end or a failure): nothing more comes. */
-    private volatile boolean finished;
-    /** Parse workers not yet ended. */
+    /** Parse workers not yet ended; none once the end or a failure has been handed on and parsed up to. */
     private final AtomicInteger liveWorkers = new AtomicInteger();
     /** The sequence of the first slot that ends the stream (its end or a failure); none yet: MAX_VALUE. */
     private final AtomicLong lastSequence = new AtomicLong(Long.MAX_VALUE);
@@ -280,9 +278,7 @@ final class Pipeline<T> {
             } catch (Throwable t) {
                 failFatally(t);
             } finally {
-                if (liveWorkers.decrementAndGet() == 0) {
-                    finished = true;
-                }
+                liveWorkers.decrementAndGet();
             }
         }
     }
@@ -307,6 +303,11 @@ final class Pipeline<T> {
         } finally {
             worker.parseBusyNanos += System.nanoTime() - start;
         }
+    }
+
+    /** Whether every parse worker has ended: nothing more comes. */
+    private boolean finished() {
+        return liveWorkers.get() == 0;
     }
 
     /** Whether slot {@code sequence} has been parsed (or passed on). */
@@ -394,7 +395,7 @@ final class Pipeline<T> {
         long lastParsed = parsedProgress();
         long since = System.nanoTime();
         boolean reported = false;
-        while (!stopped && !finished) {
+        while (!stopped && !finished()) {
             LockSupport.parkNanos(this, period);
             long now = System.nanoTime();
             long p = parsedProgress();
@@ -402,7 +403,7 @@ final class Pipeline<T> {
                 lastParsed = p;
                 since = now;
                 reported = false;
-            } else if (!reported && now - since >= timeout && !stopped && !finished
+            } else if (!reported && now - since >= timeout && !stopped && !finished()
                     && (consumerWaiting != null || ring.hasAvailableCapacity(1))) {
                 reported = true;
                 watchdogReport.accept(stacks(Duration.ofNanos(now - since)));

@@ -10,7 +10,7 @@ import org.dataloader4j.api.DatasetState;
  * <p>A shuffle's state holds a location per buffered sample, so taking it costs a copy of the
  * whole buffer: after every 256-record batch with a buffer of 1,024, about 100 heap bytes per
  * record. The load thread therefore takes the dataset's state only every
- * {@link ReaderOptions#checkpointEvery()} batches (default {@value #CHECKPOINT_EVERY}) and at the
+ * {@link ReaderOptions#checkpointEvery()} batches (default {@value ReaderOptions#DEFAULT_CHECKPOINT_EVERY}) and at the
  * end (a <em>checkpoint</em>), and every slot
  * carries the last checkpoint and the number of batches the dataset yielded since. The
  * reader's state after a batch between checkpoints is
@@ -22,8 +22,6 @@ import org.dataloader4j.api.DatasetState;
  * (a skip policy warning of a corrupt record) logs those batches' records again.
  */
 final class ReaderState {
-    /** The default checkpoint interval in batches: the most batches a restore reads again, plus one. */
-    static final int CHECKPOINT_EVERY = 16;
     /** The kind of a state that is a checkpoint and the batches since. */
     static final String REPLAY = "replay";
 

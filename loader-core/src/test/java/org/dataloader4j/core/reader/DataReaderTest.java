@@ -379,7 +379,7 @@ class DataReaderTest {
         assertEquals(expected.size() + 1, states.size());
         for (int k = 0; k < states.size(); k++) {
             DatasetState state = states.get(k);
-            int since = k % ReaderState.CHECKPOINT_EVERY;
+            int since = k % ReaderOptions.DEFAULT_CHECKPOINT_EVERY;
             assertEquals(since == 0 ? "batch" : "replay", state.kind(), "after batch " + k);
             if (since != 0) {
                 assertEquals(since, state.field("batches"), "after batch " + k);
