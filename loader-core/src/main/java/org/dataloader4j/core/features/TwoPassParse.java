@@ -1,7 +1,9 @@
 package org.dataloader4j.core.features;
 
+import java.util.List;
 import java.util.function.Supplier;
 import org.dataloader4j.api.ParallelLoop;
+import org.dataloader4j.core.RecordSlice;
 
 /**
  * The two passes of a zero-copy feature parser over one batch.
@@ -36,13 +38,27 @@ public final class TwoPassParse {
     private TwoPassParse() {
     }
 
-    /** Runs both passes over rows {@code [0, outputs.rows())}, each range with its own decoder. */
-    public static void run(ParallelLoop loop, BatchOutputs outputs, Supplier<? extends RowDecoder> decoders) {
+    /**
+     * Runs both passes over rows {@code [0, outputs.rows())}, each range with its own decoder;
+     * row {@code i} is {@code samples.get(i)}. The first pass reads each range's records ahead in
+     * groups ({@link RecordPrefetch}).
+     *
+     * @throws IllegalArgumentException if there is not one sample per row
+     */
+    public static void run(ParallelLoop loop, List<? extends RecordSlice> samples, BatchOutputs outputs,
+                           Supplier<? extends RowDecoder> decoders) {
         int n = outputs.rows();
+        if (samples.size() != n) {
+            throw new IllegalArgumentException(samples.size() + " samples for " + n + " rows");
+        }
         loop.forRanges(n, MIN_ROWS_PER_RANGE, (start, end) -> {
             RowDecoder d = decoders.get();
-            for (int row = start; row < end; row++) {
-                d.decode(row);
+            for (int row = start; row < end; ) {
+                // Each group's bytes are read ahead at once, then decoded from the cache.
+                int groupEnd = RecordPrefetch.group(samples, row, end);
+                for (; row < groupEnd; row++) {
+                    d.decode(row);
+                }
             }
         });
         if (outputs.hasRagged()) {

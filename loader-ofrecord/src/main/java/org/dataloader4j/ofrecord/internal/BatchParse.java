@@ -44,6 +44,6 @@ public final class BatchParse {
      */
     public void run(List<? extends RecordSlice> samples, Batch out, ParallelLoop loop) {
         BatchOutputs outputs = new BatchOutputs(columns, out, samples.size());
-        TwoPassParse.run(loop, outputs, () -> decoders.get().bind(samples, outputs));
+        TwoPassParse.run(loop, samples, outputs, () -> decoders.get().bind(samples, outputs));
     }
 }

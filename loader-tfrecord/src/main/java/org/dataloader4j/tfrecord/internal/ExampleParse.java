@@ -66,7 +66,7 @@ public final class ExampleParse {
      */
     public void run(List<? extends RecordSlice> samples, Batch out, ParallelLoop loop) {
         BatchOutputs outputs = new BatchOutputs(columns, out, samples.size());
-        TwoPassParse.run(loop, outputs, () -> decoders.get().bind(samples, outputs));
+        TwoPassParse.run(loop, samples, outputs, () -> decoders.get().bind(samples, outputs));
     }
 
     FeatureColumn[] columns() {

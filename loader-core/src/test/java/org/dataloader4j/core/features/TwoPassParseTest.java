@@ -1,0 +1,175 @@
+package org.dataloader4j.core.features;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.dataloader4j.api.Batch;
+import org.dataloader4j.api.ParallelLoop;
+import org.dataloader4j.api.RaggedTensor;
+import org.dataloader4j.api.Tensor;
+import org.dataloader4j.core.RecordSlice;
+import org.dataloader4j.core.parallel.MultiThreadLoop;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The row loop every feature parser runs, and its reading ahead in groups. */
+class TwoPassParseTest {
+    private static final int BUDGET = RecordPrefetch.GROUP_BYTES;
+
+    /**
+     * Records of {@code lengths}, each its own segment with nothing around it, so that a read
+     * outside a record throws.
+     */
+    private static List<RecordSlice> records(Arena arena, int... lengths) {
+        List<RecordSlice> out = new ArrayList<>();
+        for (int i = 0; i < lengths.length; i++) {
+            out.add(new RecordSlice(arena.allocate(lengths[i], 1), "f", i, 0));
+        }
+        return out;
+    }
+
+    @Test
+    void aGroupEndsOnceItsRecordsReachTheBudget() {
+        try (Arena arena = Arena.ofConfined()) {
+            List<RecordSlice> r = records(arena, BUDGET / 2, BUDGET / 2, 10, BUDGET, 10, 10);
+            assertEquals(2, RecordPrefetch.group(r, 0, 6), "the second record spends the budget");
+            assertEquals(4, RecordPrefetch.group(r, 1, 6), "a group ends with the record that passes the budget");
+            assertEquals(6, RecordPrefetch.group(r, 4, 6), "small records fill a group up to the range's end");
+            assertEquals(3, RecordPrefetch.group(r, 2, 3));
+            assertEquals(3, RecordPrefetch.group(r, 3, 3), "an empty range");
+            List<RecordSlice> nearlyFull = records(arena, BUDGET - 1, 1, 1);
+            assertEquals(2, RecordPrefetch.group(nearlyFull, 0, 3), "one byte of budget left takes one more record");
+        }
+    }
+
+    @Test
+    void aRecordOverTheBudgetIsAGroupOfItsOwn() {
+        try (Arena arena = Arena.ofConfined()) {
+            List<RecordSlice> r = records(arena, 3 * BUDGET + 5, 1);
+            assertEquals(1, RecordPrefetch.group(r, 0, 2));
+        }
+    }
+
+    @Test
+    void readsStayInsideRecordsAtAnyAlignmentAndOfAnyLength() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment base = arena.allocate(4096, 64);
+            List<RecordSlice> r = new ArrayList<>();
+            for (int start = 0; start < 130; start++) {
+                for (int length : new int[] {0, 1, 63, 64, 65, 129}) {
+                    // Each record is a segment of its own: a read before or after it throws.
+                    r.add(new RecordSlice(base.asSlice(start, length), "f", r.size(), start));
+                    r.add(new RecordSlice(base.asSlice(0, start + length), start, length, "f", r.size(), start));
+                }
+            }
+            for (int from = 0; from < r.size(); ) {
+                int end = RecordPrefetch.group(r, from, r.size());
+                assertTrue(end > from, "a group holds at least one record");
+                from = end;
+            }
+            MemorySegment heap = MemorySegment.ofArray(new byte[7]);
+            assertEquals(1, RecordPrefetch.group(List.of(new RecordSlice(heap, "f", 0, 0)), 0, 1),
+                    "inflated records live on the heap");
+        }
+    }
+
+    @Test
+    @Timeout(10)
+    void everyRowIsDecodedOnceAndInOrderWithinItsRange() {
+        try (Arena arena = Arena.ofShared(); MultiThreadLoop threads = new MultiThreadLoop("two-pass-test", 3)) {
+            int rows = 200;
+            int[] lengths = new int[rows];
+            for (int i = 0; i < rows; i++) {
+                lengths[i] = i % 7 == 0 ? BUDGET / 3 : 40 + i;
+            }
+            List<RecordSlice> samples = records(arena, lengths);
+            for (ParallelLoop loop : List.of(ParallelLoop.sequential(), threads)) {
+                // A decoder is made per range: each keeps the rows it was given.
+                List<List<Integer>> ranges = Collections.synchronizedList(new ArrayList<>());
+                TwoPassParse.run(loop, samples, new BatchOutputs(new OutputColumn[0], new EmptyBatch(rows), rows), () -> {
+                    List<Integer> range = new ArrayList<>();
+                    ranges.add(range);
+                    return new TwoPassParse.RowDecoder() {
+                        @Override
+                        public void decode(int row) {
+                            range.add(row);
+                        }
+
+                        @Override
+                        public void copyRagged(int row) {
+                            throw new AssertionError("no ragged column");
+                        }
+                    };
+                });
+                List<Integer> all = new ArrayList<>();
+                for (List<Integer> range : ranges) {
+                    for (int i = 1; i < range.size(); i++) {
+                        assertEquals(range.get(i - 1) + 1, range.get(i), "rows of a range in order on " + loop);
+                    }
+                    all.addAll(range);
+                }
+                Collections.sort(all);
+                assertEquals(IntStream.range(0, rows).boxed().toList(), all, "every row once on " + loop);
+                if (loop == threads) {
+                    assertTrue(ranges.size() > 1, "the rows were split: " + ranges.size());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aSampleCountOtherThanTheRowsIsRefused() {
+        try (Arena arena = Arena.ofConfined()) {
+            List<RecordSlice> samples = records(arena, 1, 2);
+            BatchOutputs outputs = new BatchOutputs(new OutputColumn[0], new EmptyBatch(3), 3);
+            assertThrows(IllegalArgumentException.class, () -> TwoPassParse.run(ParallelLoop.sequential(), samples,
+                    outputs, () -> {
+                        throw new AssertionError("no row is decoded");
+                    }));
+        }
+    }
+
+    /** A batch of {@code size} rows and no outputs. */
+    private record EmptyBatch(int size) implements Batch {
+        @Override
+        public int capacity() {
+            return size;
+        }
+
+        @Override
+        public long epoch() {
+            return 0;
+        }
+
+        @Override
+        public long index() {
+            return 0;
+        }
+
+        @Override
+        public List<String> names() {
+            return List.of();
+        }
+
+        @Override
+        public Tensor tensor(String name) {
+            throw new IllegalArgumentException(name);
+        }
+
+        @Override
+        public RaggedTensor ragged(String name) {
+            throw new IllegalArgumentException(name);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
