@@ -1,14 +1,20 @@
 package org.dataloader4j.benchmarks;
 
+import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * Runs dataloader4j and its peers back to back over the same generated datasets, in one JVM,
- * and prints one line per system, dataset and thread count:
+ * Runs dataloader4j and its peers back to back over the same generated datasets, each system
+ * and dataset in a JVM of its own (unless {@code --fork false}), and prints one line per system,
+ * dataset and thread count:
  *
  * <pre>
  * RESULT &lt;system&gt; &lt;dataset&gt; records_per_s=&lt;n&gt; mb_per_s=&lt;n&gt; seconds=&lt;n&gt; records=&lt;n&gt; threads=&lt;t&gt;
@@ -65,6 +71,14 @@ public final class Compare {
             out.printf(Locale.ROOT, "DATA %s files=%d records=%d payload_mb=%.1f file_mb=%.1f ready_s=%.1f dir=%s%n",
                     dataset.id(), data.files().size(), data.records(), data.payloadBytes() / 1e6, data.fileBytes() / 1e6, ready,
                     data.files().get(0).getParent());
+            if (options.fork()) {
+                for (ComparedSystem system : systems) {
+                    if (system.reads(dataset)) {
+                        ok &= runForked(system.name(), dataset, options, out);
+                    }
+                }
+                continue;
+            }
             for (int threads : options.threads()) {
                 for (ComparedSystem system : systems) {
                     if (system.reads(dataset)) {
@@ -74,6 +88,40 @@ public final class Compare {
             }
         }
         return ok;
+    }
+
+    /**
+     * Runs {@code system} over {@code dataset}, every thread count, in a new JVM with this one's
+     * options and class path, and copies its {@code RESULT} and {@code DETAIL} lines to
+     * {@code out}, then a line {@code FORK <system> <dataset> pid=<n> exit=<n>}; its standard
+     * error is this one's. Returns false if it failed.
+     */
+    private static boolean runForked(String system, CompareDataset dataset, CompareOptions options, PrintStream out)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(Compare.class.getName());
+        command.addAll(options.forOne(system, dataset));
+        Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        boolean reported = false;
+        try (BufferedReader lines = child.inputReader(StandardCharsets.UTF_8)) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                if (line.startsWith("RESULT ") || line.startsWith("DETAIL ")) {
+                    out.println(line);
+                    reported |= line.startsWith("RESULT ");
+                }
+            }
+        }
+        int exit = child.waitFor();
+        out.printf(Locale.ROOT, "FORK %s %s pid=%d exit=%d%n", system, dataset.id(), child.pid(), exit);
+        out.flush();
+        if (exit != 0 && !reported) {
+            out.printf(Locale.ROOT, "RESULT %s %s failed reason=\"its JVM exited with %d\"%n", system, dataset.id(), exit);
+        }
+        return exit == 0;
     }
 
     private static List<ComparedSystem> systems(CompareOptions options) {

@@ -24,10 +24,14 @@ import java.util.List;
  * @param tfShuffle     whether TensorFlow's pipeline shuffles through the same buffer as
  *                      dataloader4j's ({@code --tf-shuffle}, true); without it TensorFlow does
  *                      less work than dataloader4j, as the pipeline of the issue's peer does
+ * @param fork          whether each system runs each dataset in a JVM of its own, started with
+ *                      this one's options and class path ({@code --fork}, true): code compiled
+ *                      for one dataset does not then run another, and no system's garbage or
+ *                      threads reach the next
  */
 public record CompareOptions(Path data, int records, int parts, long seed, List<Integer> threads, int warmup, int passes,
                              int batchSize, int shuffleBuffer, List<String> systems, List<CompareDataset> datasets,
-                             boolean tfShuffle) {
+                             boolean tfShuffle, boolean fork) {
     /** The systems {@code all} stands for, in the order they run. */
     public static final List<String> ALL_SYSTEMS = List.of(Dataloader4jSystem.NAME, ProtobufJavaSystem.NAME,
             MmapCopySystem.NAME, TensorFlowJavaSystem.NAME);
@@ -83,6 +87,7 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
         List<String> systems = ALL_SYSTEMS;
         List<CompareDataset> datasets = List.of(CompareDataset.values());
         boolean tfShuffle = true;
+        boolean fork = true;
         for (int i = 0; i < args.length; i += 2) {
             String name = args[i];
             if (i + 1 >= args.length) {
@@ -107,12 +112,23 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
                 case "--datasets" -> datasets = value.equals("all") ? List.of(CompareDataset.values())
                         : list(value).stream().map(CompareDataset::of).toList();
                 case "--tf-shuffle" -> tfShuffle = bool(name, value);
+                case "--fork" -> fork = bool(name, value);
                 default -> throw new IllegalArgumentException("unknown option " + name + "; options are --data --records"
-                        + " --parts --seed --threads --warmup --passes --batch --shuffle-buffer --systems --datasets --tf-shuffle");
+                        + " --parts --seed --threads --warmup --passes --batch --shuffle-buffer --systems --datasets --tf-shuffle"
+                        + " --fork");
             }
         }
         return new CompareOptions(data, records, parts, seed, threads, warmup, passes, batch, shuffle, systems, datasets,
-                tfShuffle);
+                tfShuffle, fork);
+    }
+
+    /** The command line that runs {@code system} over {@code dataset} alone, with these settings, in this JVM. */
+    List<String> forOne(String system, CompareDataset dataset) {
+        return List.of("--data", data.toString(), "--records", Integer.toString(records), "--parts", Integer.toString(parts),
+                "--seed", Long.toString(seed), "--threads", String.join(",", threads.stream().map(String::valueOf).toList()),
+                "--warmup", Integer.toString(warmup), "--passes", Integer.toString(passes), "--batch", Integer.toString(batchSize),
+                "--shuffle-buffer", Integer.toString(shuffleBuffer), "--systems", system, "--datasets", dataset.id(),
+                "--tf-shuffle", Boolean.toString(tfShuffle), "--fork", "false");
     }
 
     private static boolean bool(String name, String value) {

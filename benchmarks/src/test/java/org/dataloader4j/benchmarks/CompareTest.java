@@ -32,7 +32,7 @@ class CompareTest {
     @Timeout(180)
     void everySystemReadsEveryRecordOfEveryDatasetItReads() throws Exception {
         CompareOptions options = CompareOptions.parse("--data", dir.toString(), "--records", Integer.toString(RECORDS),
-                "--threads", "1,2", "--warmup", "1", "--passes", "1", "--batch", "64", "--shuffle-buffer", "128");
+                "--threads", "1,2", "--warmup", "1", "--passes", "1", "--batch", "64", "--shuffle-buffer", "128", "--fork", "false");
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         boolean ok;
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
@@ -73,6 +73,39 @@ class CompareTest {
     private static String result(String system, CompareDataset d, int threads) {
         return "RESULT " + system + " " + d.id() + " records_per_s=\\d+ mb_per_s=\\d+\\.\\d seconds=\\d+\\.\\d{3} records="
                 + RECORDS + " threads=" + threads;
+    }
+
+    @Test
+    @Timeout(180)
+    void forkedRunsReportFromJvmsOfTheirOwn() throws Exception {
+        CompareOptions options = CompareOptions.parse("--data", dir.toString(), "--records", Integer.toString(RECORDS),
+                "--threads", "1,2", "--warmup", "0", "--passes", "1", "--batch", "64", "--shuffle-buffer", "128",
+                "--systems", "dataloader4j,mmap-copy", "--datasets", "bert-ofrecord,mnist-tfrecord-gzip");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        boolean ok;
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            ok = Compare.run(options, out);
+        }
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(ok, text);
+        List<String> results = text.lines().filter(l -> l.startsWith("RESULT ")).toList();
+        assertEquals(6, results.size(), text);
+        for (int threads : List.of(1, 2)) {
+            for (String line : List.of(result(Dataloader4jSystem.NAME, CompareDataset.BERT_OFRECORD, threads),
+                    result(MmapCopySystem.NAME, CompareDataset.BERT_OFRECORD, threads),
+                    result(Dataloader4jSystem.NAME, CompareDataset.MNIST_TFRECORD_GZIP, threads))) {
+                assertTrue(Pattern.compile("(?m)^" + line + "$").matcher(text).find(), "no line " + line + " in\n" + text);
+            }
+            assertTrue(text.contains("DETAIL dataloader4j bert-ofrecord threads=" + threads + " "), text);
+        }
+        // Only the parent's header and DATA lines: the children's are not copied.
+        assertEquals(2, text.lines().filter(l -> l.startsWith("DATA ")).count(), text);
+        List<String> forks = text.lines().filter(l -> l.startsWith("FORK ")).toList();
+        assertEquals(3, forks.size(), text);
+        for (String fork : forks) {
+            assertTrue(fork.matches("FORK \\S+ \\S+ pid=\\d+ exit=0"), fork);
+            assertFalse(fork.contains(" pid=" + ProcessHandle.current().pid() + " "), "ran in this JVM: " + fork);
+        }
     }
 
     @Test
