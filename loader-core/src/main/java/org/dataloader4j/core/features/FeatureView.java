@@ -28,6 +28,8 @@ public final class FeatureView {
     private ListKind kind;
     private long[] bounds = new long[16];
     private int pieces;
+    /** Where {@link ValueCopier} decodes a chunk of varints before storing them. */
+    private final long[] scratch = new long[256];
 
     /** A view of Features whose lists are numbered as {@code schema} says. */
     public FeatureView(FeatureSchema schema) {
@@ -116,6 +118,11 @@ public final class FeatureView {
         bounds[2 * pieces] = start;
         bounds[2 * pieces + 1] = end;
         pieces++;
+    }
+
+    /** This view's thread's room for decoded varints. */
+    long[] scratch() {
+        return scratch;
     }
 
     /** The list the Feature holds, or null if it sets none. */

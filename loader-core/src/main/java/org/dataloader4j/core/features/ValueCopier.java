@@ -46,7 +46,7 @@ public final class ValueCopier {
                 case FLOAT -> copyFloats(record, f.start(i), f.end(i), out, type, at + written, max - written);
                 case DOUBLE -> copyDoubles(record, f.start(i), f.end(i), out, type, at + written, max - written);
                 case INT32, INT64 -> copyVarints(r.reset(record, f.start(i), f.end(i)), f.kind() == ListKind.INT32,
-                        out, type, at + written, max - written);
+                        f.scratch(), out, type, at + written, max - written);
             };
         }
         return written;
@@ -83,7 +83,7 @@ public final class ValueCopier {
         long written = 0;
         for (int i = 0; i < f.pieces(); i++) {
             r.reset(record, f.start(i), f.end(i));
-            long n = copyVarints(r, kind == ListKind.INT32, out, type, at + written, max - written);
+            long n = copyVarints(r, kind == ListKind.INT32, f.scratch(), out, type, at + written, max - written);
             written += n;
             // Past max, the rest of the piece is only counted and checked.
             count += n + (r.hasRemaining() ? r.countVarints(r.remaining()) : 0);
@@ -125,16 +125,33 @@ public final class ValueCopier {
 
     /**
      * Writes the varints from {@code r}'s position up to its limit, at most {@code max} of them,
-     * and leaves {@code r} after the last one written; returns how many it wrote.
+     * and leaves {@code r} after the last one written; returns how many it wrote. They are
+     * decoded a chunk at a time into {@code scratch}, then stored by a loop of one type: the
+     * decoding loop does not branch on the output type, and stores no value into a segment.
      *
      * @throws WireFormatException for the first malformed or truncated varint it reaches
      */
-    private static long copyVarints(WireReader r, boolean int32, MemorySegment out, DataType type, long at, long max) {
-        MemorySegment record = r.segment();
+    private static long copyVarints(WireReader r, boolean int32, long[] scratch, MemorySegment out, DataType type,
+                                    long at, long max) {
         long n = 0;
+        while (n < max && r.hasRemaining()) {
+            int k = decodeVarints(r, int32, scratch, (int) Math.min(scratch.length, max - n));
+            store(scratch, k, out, type, at + n);
+            n += k;
+        }
+        return n;
+    }
+
+    /**
+     * Decodes up to {@code max} varints from {@code r}'s position into {@code values}, each an
+     * int32 list's value sign-extended from its low 32 bits if {@code int32}; stops at the limit.
+     * Returns how many it decoded and leaves {@code r} after the last.
+     */
+    private static int decodeVarints(WireReader r, boolean int32, long[] values, int max) {
+        MemorySegment record = r.segment();
+        int n = 0;
         long p = r.position();
         long end = r.limit();
-        boolean int64Out = type == DataType.INT64 && !int32;
         while (n < max && p < end) {
             if (end - p >= Long.BYTES) {
                 long word = record.get(I64, p);
@@ -142,7 +159,7 @@ public final class ValueCopier {
                     // Eight one-byte varints (values 0 to 127, the same in every type), as masks and
                     // segment ids are: taken eight at a time.
                     for (int k = 0; k < Long.BYTES; k++) {
-                        putLong(out, type, at + n + k, word >>> (k * Byte.SIZE) & 0x7F);
+                        values[n + k] = word >>> (k * Byte.SIZE) & 0x7F;
                     }
                     n += Long.BYTES;
                     p += Long.BYTES;
@@ -155,10 +172,8 @@ public final class ValueCopier {
                 int length = (Long.numberOfTrailingZeros(~word & HIGH_BITS) >>> 3) + 1;
                 if (length <= 4) {
                     long bytes = word & (-1L >>> (Long.SIZE - length * Byte.SIZE));
-                    long v = bytes & 0x7F | bytes >>> 1 & 0x3F80 | bytes >>> 2 & 0x1F_C000 | bytes >>> 3 & 0xFE0_0000;
+                    values[n++] = bytes & 0x7F | bytes >>> 1 & 0x3F80 | bytes >>> 2 & 0x1F_C000 | bytes >>> 3 & 0xFE0_0000;
                     p += length;
-                    put(out, type, at + n, v, int32, int64Out);
-                    n++;
                     continue;
                 }
             }
@@ -167,19 +182,26 @@ public final class ValueCopier {
             r.position(p);
             long v = r.readVarint64();
             p = r.position();
-            put(out, type, at + n, v, int32, int64Out);
-            n++;
+            values[n++] = int32 ? (int) v : v;
         }
         r.position(p);
         return n;
     }
 
-    /** Writes varint {@code v} of an int32 or int64 list as element {@code i} of {@code out}. */
-    private static void put(MemorySegment out, DataType type, long i, long v, boolean int32, boolean int64Out) {
-        if (int64Out) {
-            out.setAtIndex(I64, i, v);
-        } else {
-            putLong(out, type, i, int32 ? (int) v : v);
+    /** Writes {@code values[0, count)} to elements {@code at, at + 1, …} of {@code out}, cast to {@code type}. */
+    private static void store(long[] values, int count, MemorySegment out, DataType type, long at) {
+        switch (type) {
+            case INT64 -> MemorySegment.copy(values, 0, out, I64, at * Long.BYTES, count);
+            case INT32 -> {
+                for (int i = 0; i < count; i++) {
+                    out.setAtIndex(I32, at + i, (int) values[i]);
+                }
+            }
+            default -> {
+                for (int i = 0; i < count; i++) {
+                    putLong(out, type, at + i, values[i]);
+                }
+            }
         }
     }
 

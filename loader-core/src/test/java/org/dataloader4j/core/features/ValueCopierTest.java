@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.Random;
 import org.dataloader4j.api.DataType;
@@ -116,6 +117,47 @@ class ValueCopierTest {
             assertEquals(count, ValueCopier.countAndCopy(r, view, MemorySegment.ofArray(actual), type, at, max), where);
             assertArrayEquals(expected, actual, where);
             assertPoisonFrom(actual, (at + max) * size, where);
+        }
+    }
+
+    @Test
+    void longVarintListsKeepEveryValueInEveryType() {
+        // Longer than the chunks varints are decoded in, so that values cross from chunk to chunk.
+        DataType[] types = {DataType.INT64, DataType.INT32, DataType.FLOAT32, DataType.FLOAT64, DataType.INT8};
+        for (long seed = 0; seed < 200; seed++) {
+            Random random = new Random(seed);
+            boolean int32 = random.nextBoolean();
+            DataType type = types[random.nextInt(types.length)];
+            int n = 200 + random.nextInt(1000);
+            long[] values = new long[n];
+            Wire packed = new Wire();
+            for (int i = 0; i < n; i++) {
+                values[i] = value(random);
+                packed.rawVarint(values[i]);
+            }
+            byte[] bytes = new Wire().bytes(SCHEMA.fieldNumber(int32 ? ListKind.INT32 : ListKind.INT64),
+                    new Wire().bytes(1, packed.toByteArray())).toByteArray();
+            FeatureView view = new FeatureView(SCHEMA);
+            WireReader r = new WireReader(MemorySegment.ofArray(bytes));
+            view.resolveFeature(r, 0, bytes.length);
+            int max = random.nextInt(n + 10);
+            MemorySegment out = MemorySegment.ofArray(new long[max + 1]);
+            String where = "seed " + seed + ", " + (int32 ? "int32" : "int64") + " list of " + n + " into " + type
+                    + ", max " + max;
+
+            assertEquals(n, ValueCopier.countAndCopy(r, view, out, type, 0, max), where);
+            for (int i = 0; i < Math.min(n, max); i++) {
+                // An int32 list's value is its varint's low 32 bits, as protobuf reads it.
+                long v = int32 ? (int) values[i] : values[i];
+                String at = where + ", value " + i;
+                switch (type) {
+                    case INT64 -> assertEquals(v, out.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i), at);
+                    case INT32 -> assertEquals((int) v, out.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i), at);
+                    case FLOAT32 -> assertEquals((float) v, out.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i), at);
+                    case FLOAT64 -> assertEquals((double) v, out.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i), at);
+                    default -> assertEquals((byte) v, out.get(ValueLayout.JAVA_BYTE, i), at);
+                }
+            }
         }
     }
 
