@@ -77,6 +77,23 @@ public final class BatchOutputs {
         return values[c];
     }
 
+    /**
+     * Reads one byte of every cache line of dense rows {@code [from, to)}, before they are
+     * written: a write to a line not in the cache first waits for it to be read, one line after
+     * another, and these reads overlap ({@link RecordPrefetch}).
+     */
+    public void prefetchRows(int from, int to) {
+        long sum = 0;
+        for (int c = 0; c < columns.length; c++) {
+            OutputColumn col = columns[c];
+            if (!col.ragged()) {
+                long rowBytes = col.rowElements() * col.dataType().byteSize();
+                sum += RecordPrefetch.lines(values[c], from * rowBytes, to * rowBytes);
+            }
+        }
+        RecordPrefetch.keep(sum);
+    }
+
     /** Whether any column is ragged, so that the offsets and the second pass are needed. */
     public boolean hasRagged() {
         for (OutputColumn col : columns) {

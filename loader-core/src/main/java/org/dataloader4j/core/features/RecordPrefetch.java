@@ -14,6 +14,8 @@ import org.dataloader4j.core.RecordSlice;
  * prefetcher learns a record's stream only after it has started). The loads here do not depend on
  * one another, so the core keeps many misses in flight at once, and the decoder then finds the
  * group's bytes in its cache. A group is bounded in bytes, so that it stays in a core's L2.
+ * {@link BatchOutputs#prefetchRows} does the same for the rows the group will be written to,
+ * whose memory last held a batch several slots ago.
  *
  * <p>Stateless and thread-safe.
  */
@@ -39,19 +41,31 @@ public final class RecordPrefetch {
         int row = from;
         while (row < to && budget > 0) {
             RecordSlice r = samples.get(row++);
-            MemorySegment source = r.source();
-            long start = r.start();
-            long end = start + Math.min(r.length(), budget);
-            for (long at = start; at < end; at += LINE) {
-                sum += source.get(ValueLayout.JAVA_BYTE, at);
-            }
-            if (end > start) {
-                // The stride can step over the last line when the record does not start on one.
-                sum += source.get(ValueLayout.JAVA_BYTE, end - 1);
-            }
+            sum += lines(r.source(), r.start(), r.start() + Math.min(r.length(), budget));
             budget -= r.length();
         }
-        sink = sum;
+        keep(sum);
         return row;
+    }
+
+    /**
+     * Reads one byte of every cache line that bytes {@code [start, end)} of {@code segment}
+     * touch, and returns their sum, which the caller hands to {@link #keep}.
+     */
+    static long lines(MemorySegment segment, long start, long end) {
+        long sum = 0;
+        for (long at = start; at < end; at += LINE) {
+            sum += segment.get(ValueLayout.JAVA_BYTE, at);
+        }
+        if (end > start) {
+            // The stride can step over the last line when the range does not start on one.
+            sum += segment.get(ValueLayout.JAVA_BYTE, end - 1);
+        }
+        return sum;
+    }
+
+    /** Gives the loads that made {@code sum} a use, so that the compiler keeps them. */
+    static void keep(long sum) {
+        sink = sum;
     }
 }

@@ -7,12 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.dataloader4j.api.Batch;
+import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.RaggedTensor;
+import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.Tensor;
 import org.dataloader4j.core.RecordSlice;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
@@ -81,6 +84,27 @@ class TwoPassParseTest {
     }
 
     @Test
+    void outputRowsAreReadAheadInsideTheirTensors() {
+        int rows = 9;
+        try (Arena arena = Arena.ofConfined()) {
+            // Tensors of exactly their rows: a read past the last row throws.
+            Tensor images = Tensor.of("images", arena.allocate(rows * 37L * Float.BYTES, 1), Shape.of(rows, 37),
+                    DataType.FLOAT32);
+            Tensor labels = Tensor.of("labels", arena.allocate(rows * (long) Long.BYTES, 1), Shape.of(rows, 1),
+                    DataType.INT64);
+            OutputColumn[] columns = {new Column("images", DataType.FLOAT32, 37), new Column("labels", DataType.INT64, 1)};
+            BatchOutputs outputs = new BatchOutputs(columns, new TensorBatch(rows, images, labels), rows);
+            for (int from = 0; from <= rows; from++) {
+                for (int to = from; to <= rows; to++) {
+                    outputs.prefetchRows(from, to);
+                }
+            }
+            assertThrows(IndexOutOfBoundsException.class, () -> outputs.prefetchRows(0, rows + 1),
+                    "a row past the tensors is refused, not read");
+        }
+    }
+
+    @Test
     @Timeout(10)
     void everyRowIsDecodedOnceAndInOrderWithinItsRange() {
         try (Arena arena = Arena.ofShared(); MultiThreadLoop threads = new MultiThreadLoop("two-pass-test", 3)) {
@@ -93,7 +117,7 @@ class TwoPassParseTest {
             for (ParallelLoop loop : List.of(ParallelLoop.sequential(), threads)) {
                 // A decoder is made per range: each keeps the rows it was given.
                 List<List<Integer>> ranges = Collections.synchronizedList(new ArrayList<>());
-                TwoPassParse.run(loop, samples, new BatchOutputs(new OutputColumn[0], new EmptyBatch(rows), rows), () -> {
+                TwoPassParse.run(loop, samples, new BatchOutputs(new OutputColumn[0], new TensorBatch(rows), rows), () -> {
                     List<Integer> range = new ArrayList<>();
                     ranges.add(range);
                     return new TwoPassParse.RowDecoder() {
@@ -128,7 +152,7 @@ class TwoPassParseTest {
     void aSampleCountOtherThanTheRowsIsRefused() {
         try (Arena arena = Arena.ofConfined()) {
             List<RecordSlice> samples = records(arena, 1, 2);
-            BatchOutputs outputs = new BatchOutputs(new OutputColumn[0], new EmptyBatch(3), 3);
+            BatchOutputs outputs = new BatchOutputs(new OutputColumn[0], new TensorBatch(3), 3);
             assertThrows(IllegalArgumentException.class, () -> TwoPassParse.run(ParallelLoop.sequential(), samples,
                     outputs, () -> {
                         throw new AssertionError("no row is decoded");
@@ -136,8 +160,15 @@ class TwoPassParseTest {
         }
     }
 
-    /** A batch of {@code size} rows and no outputs. */
-    private record EmptyBatch(int size) implements Batch {
+    private record Column(String name, DataType dataType, int rowElements) implements OutputColumn {
+        @Override
+        public boolean ragged() {
+            return false;
+        }
+    }
+
+    /** A batch of {@code size} rows holding {@code tensors}. */
+    private record TensorBatch(int size, Tensor... tensors) implements Batch {
         @Override
         public int capacity() {
             return size;
@@ -155,12 +186,12 @@ class TwoPassParseTest {
 
         @Override
         public List<String> names() {
-            return List.of();
+            return Arrays.stream(tensors).map(Tensor::name).toList();
         }
 
         @Override
         public Tensor tensor(String name) {
-            throw new IllegalArgumentException(name);
+            return Arrays.stream(tensors).filter(t -> t.name().equals(name)).findFirst().orElseThrow();
         }
 
         @Override
