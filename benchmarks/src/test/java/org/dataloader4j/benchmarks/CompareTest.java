@@ -31,15 +31,7 @@ class CompareTest {
     @Test
     @Timeout(180)
     void everySystemReadsEveryRecordOfEveryDatasetItReads() throws Exception {
-        CompareOptions options = CompareOptions.parse("--data", dir.toString(), "--records", Integer.toString(RECORDS),
-                "--threads", "1,2", "--warmup", "1", "--passes", "1", "--batch", "64", "--shuffle-buffer", "128", "--fork", "false");
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        boolean ok;
-        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            ok = Compare.run(options, out);
-        }
-        String text = bytes.toString(StandardCharsets.UTF_8);
-        assertTrue(ok, text);
+        String text = run("--warmup", "1", "--fork", "false");
 
         List<String> expected = new ArrayList<>();
         for (CompareDataset d : CompareDataset.values()) {
@@ -70,6 +62,21 @@ class CompareTest {
                 .noneMatch(t -> t.getName().startsWith("d4j-compare-") || t.getName().startsWith("protobuf-java-")), "threads left");
     }
 
+    /** Runs Compare on tiny datasets in {@link #dir} with {@code more} options; checks it succeeded and returns its output. */
+    private String run(String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--data", dir.toString(), "--records", Integer.toString(RECORDS),
+                "--threads", "1,2", "--passes", "1", "--batch", "64", "--shuffle-buffer", "128"));
+        args.addAll(List.of(more));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        boolean ok;
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            ok = Compare.run(CompareOptions.parse(args.toArray(String[]::new)), out);
+        }
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(ok, text);
+        return text;
+    }
+
     private static String result(String system, CompareDataset d, int threads) {
         return "RESULT " + system + " " + d.id() + " records_per_s=\\d+ mb_per_s=\\d+\\.\\d seconds=\\d+\\.\\d{3} records="
                 + RECORDS + " threads=" + threads;
@@ -78,16 +85,8 @@ class CompareTest {
     @Test
     @Timeout(180)
     void forkedRunsReportFromJvmsOfTheirOwn() throws Exception {
-        CompareOptions options = CompareOptions.parse("--data", dir.toString(), "--records", Integer.toString(RECORDS),
-                "--threads", "1,2", "--warmup", "0", "--passes", "1", "--batch", "64", "--shuffle-buffer", "128",
-                "--systems", "dataloader4j,mmap-copy", "--datasets", "bert-ofrecord,mnist-tfrecord-gzip");
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        boolean ok;
-        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            ok = Compare.run(options, out);
-        }
-        String text = bytes.toString(StandardCharsets.UTF_8);
-        assertTrue(ok, text);
+        String text = run("--warmup", "0", "--systems", "dataloader4j,mmap-copy", "--datasets",
+                "bert-ofrecord,mnist-tfrecord-gzip");
         List<String> results = text.lines().filter(l -> l.startsWith("RESULT ")).toList();
         assertEquals(6, results.size(), text);
         for (int threads : List.of(1, 2)) {

@@ -7,18 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.IntStream;
-import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.ParallelLoop;
-import org.dataloader4j.api.RaggedTensor;
 import org.dataloader4j.api.Shape;
-import org.dataloader4j.api.Tensor;
+import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.RecordSlice;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
+import org.dataloader4j.core.testing.TestBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -86,14 +84,11 @@ class TwoPassParseTest {
     @Test
     void outputRowsAreReadAheadInsideTheirTensors() {
         int rows = 9;
-        try (Arena arena = Arena.ofConfined()) {
-            // Tensors of exactly their rows: a read past the last row throws.
-            Tensor images = Tensor.of("images", arena.allocate(rows * 37L * Float.BYTES, 1), Shape.of(rows, 37),
-                    DataType.FLOAT32);
-            Tensor labels = Tensor.of("labels", arena.allocate(rows * (long) Long.BYTES, 1), Shape.of(rows, 1),
-                    DataType.INT64);
+        // Tensors of exactly their rows: a read past the last row throws.
+        try (TestBatch batch = TestBatch.of(List.of(TensorSpec.dense("images", DataType.FLOAT32, Shape.of(rows, 37)),
+                TensorSpec.dense("labels", DataType.INT64, Shape.of(rows, 1))), rows)) {
             OutputColumn[] columns = {new Column("images", DataType.FLOAT32, 37), new Column("labels", DataType.INT64, 1)};
-            BatchOutputs outputs = new BatchOutputs(columns, new TensorBatch(rows, images, labels), rows);
+            BatchOutputs outputs = new BatchOutputs(columns, batch, rows);
             for (int from = 0; from <= rows; from++) {
                 for (int to = from; to <= rows; to++) {
                     outputs.prefetchRows(from, to);
@@ -107,8 +102,9 @@ class TwoPassParseTest {
     @Test
     @Timeout(10)
     void everyRowIsDecodedOnceAndInOrderWithinItsRange() {
-        try (Arena arena = Arena.ofShared(); MultiThreadLoop threads = new MultiThreadLoop("two-pass-test", 3)) {
-            int rows = 200;
+        int rows = 200;
+        try (Arena arena = Arena.ofShared(); MultiThreadLoop threads = new MultiThreadLoop("two-pass-test", 3);
+             TestBatch batch = empty(rows)) {
             int[] lengths = new int[rows];
             for (int i = 0; i < rows; i++) {
                 lengths[i] = i % 7 == 0 ? BUDGET / 3 : 40 + i;
@@ -117,7 +113,7 @@ class TwoPassParseTest {
             for (ParallelLoop loop : List.of(ParallelLoop.sequential(), threads)) {
                 // A decoder is made per range: each keeps the rows it was given.
                 List<List<Integer>> ranges = Collections.synchronizedList(new ArrayList<>());
-                TwoPassParse.run(loop, samples, new BatchOutputs(new OutputColumn[0], new TensorBatch(rows), rows), () -> {
+                TwoPassParse.run(loop, samples, new BatchOutputs(new OutputColumn[0], batch, rows), () -> {
                     List<Integer> range = new ArrayList<>();
                     ranges.add(range);
                     return new TwoPassParse.RowDecoder() {
@@ -150,9 +146,9 @@ class TwoPassParseTest {
 
     @Test
     void aSampleCountOtherThanTheRowsIsRefused() {
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofConfined(); TestBatch batch = empty(3)) {
             List<RecordSlice> samples = records(arena, 1, 2);
-            BatchOutputs outputs = new BatchOutputs(new OutputColumn[0], new TensorBatch(3), 3);
+            BatchOutputs outputs = new BatchOutputs(new OutputColumn[0], batch, 3);
             assertThrows(IllegalArgumentException.class, () -> TwoPassParse.run(ParallelLoop.sequential(), samples,
                     outputs, () -> {
                         throw new AssertionError("no row is decoded");
@@ -167,40 +163,8 @@ class TwoPassParseTest {
         }
     }
 
-    /** A batch of {@code size} rows holding {@code tensors}. */
-    private record TensorBatch(int size, Tensor... tensors) implements Batch {
-        @Override
-        public int capacity() {
-            return size;
-        }
-
-        @Override
-        public long epoch() {
-            return 0;
-        }
-
-        @Override
-        public long index() {
-            return 0;
-        }
-
-        @Override
-        public List<String> names() {
-            return Arrays.stream(tensors).map(Tensor::name).toList();
-        }
-
-        @Override
-        public Tensor tensor(String name) {
-            return Arrays.stream(tensors).filter(t -> t.name().equals(name)).findFirst().orElseThrow();
-        }
-
-        @Override
-        public RaggedTensor ragged(String name) {
-            throw new IllegalArgumentException(name);
-        }
-
-        @Override
-        public void close() {
-        }
+    /** A full batch of {@code rows} rows and no outputs. */
+    private static TestBatch empty(int rows) {
+        return TestBatch.of(List.of(), rows);
     }
 }

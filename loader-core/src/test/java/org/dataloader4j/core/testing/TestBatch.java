@@ -47,6 +47,16 @@ public final class TestBatch implements Batch {
         }
     }
 
+    /**
+     * A batch of {@code outputs}, which hold {@code rows} rows, full: its size is {@code rows}.
+     * Each dense output's memory is exactly its rows, so that a read past them throws.
+     */
+    public static TestBatch of(List<TensorSpec> outputs, int rows) {
+        TestBatch batch = new TestBatch(outputs, rows);
+        batch.size = rows;
+        return batch;
+    }
+
     /** A batch of {@code parser}'s outputs for up to {@code capacity} rows. */
     public static TestBatch of(Parser<?> parser, int capacity) {
         return new TestBatch(parser.outputs(capacity), capacity);
