@@ -77,18 +77,32 @@ public final class BatchOutputs {
         return values[c];
     }
 
+    /** The bytes one row takes in the dense outputs, all together. */
+    public long denseRowBytes() {
+        long bytes = 0;
+        for (OutputColumn col : columns) {
+            if (!col.ragged()) {
+                bytes += col.rowElements() * col.dataType().byteSize();
+            }
+        }
+        return bytes;
+    }
+
     /**
      * Reads one byte of every cache line of dense rows {@code [from, to)}, before they are
-     * written: a write to a line not in the cache first waits for it to be read, one line after
-     * another, and these reads overlap ({@link RecordPrefetch}).
+     * written, up to {@link RecordPrefetch#GROUP_BYTES} in all: a write to a line not in the
+     * cache first waits for it to be read, one line after another, and these reads overlap.
      */
     public void prefetchRows(int from, int to) {
+        long budget = RecordPrefetch.GROUP_BYTES;
         long sum = 0;
-        for (int c = 0; c < columns.length; c++) {
+        for (int c = 0; c < columns.length && budget > 0; c++) {
             OutputColumn col = columns[c];
             if (!col.ragged()) {
                 long rowBytes = col.rowElements() * col.dataType().byteSize();
-                sum += RecordPrefetch.lines(values[c], from * rowBytes, to * rowBytes);
+                long bytes = Math.min((to - from) * rowBytes, budget);
+                sum += RecordPrefetch.lines(values[c], from * rowBytes, from * rowBytes + bytes);
+                budget -= bytes;
             }
         }
         RecordPrefetch.keep(sum);

@@ -21,7 +21,7 @@ import org.dataloader4j.core.RecordSlice;
  */
 public final class RecordPrefetch {
     /** The most bytes one group reads ahead; a larger record is read ahead only this far. */
-    public static final int GROUP_BYTES = 64 * 1024;
+    public static final int GROUP_BYTES = 128 * 1024;
     private static final int LINE = 64;
     /** Written, never read: gives the loads a use, so the compiler keeps them. */
     @SuppressWarnings("unused")
@@ -31,18 +31,20 @@ public final class RecordPrefetch {
     }
 
     /**
-     * Reads ahead the records of rows {@code from, from + 1, …} until {@link #GROUP_BYTES} are
-     * read or row {@code to} is reached, and returns the row after the last one read: at least
-     * {@code from + 1} (if {@code from < to}), at most {@code to}.
+     * Reads ahead the records of rows {@code from, from + 1, …} until they and their output rows
+     * of {@code outputRowBytes} each come to {@link #GROUP_BYTES}, or row {@code to} is reached,
+     * and returns the row after the last one read: at least {@code from + 1} (if
+     * {@code from < to}), at most {@code to}. The caller reads the group's output rows ahead
+     * itself ({@link BatchOutputs#prefetchRows}).
      */
-    public static int group(List<? extends RecordSlice> samples, int from, int to) {
+    public static int group(List<? extends RecordSlice> samples, int from, int to, long outputRowBytes) {
         long budget = GROUP_BYTES;
         long sum = 0;
         int row = from;
         while (row < to && budget > 0) {
             RecordSlice r = samples.get(row++);
             sum += lines(r.source(), r.start(), r.start() + Math.min(r.length(), budget));
-            budget -= r.length();
+            budget -= r.length() + outputRowBytes;
         }
         keep(sum);
         return row;

@@ -51,12 +51,13 @@ public final class TwoPassParse {
         if (samples.size() != n) {
             throw new IllegalArgumentException(samples.size() + " samples for " + n + " rows");
         }
+        long outputRowBytes = outputs.denseRowBytes();
         loop.forRanges(n, MIN_ROWS_PER_RANGE, (start, end) -> {
             RowDecoder d = decoders.get();
             for (int row = start; row < end; ) {
                 // Each group's records and output rows are read ahead at once, then decoded
                 // from the cache into the cache.
-                int groupEnd = RecordPrefetch.group(samples, row, end);
+                int groupEnd = RecordPrefetch.group(samples, row, end, outputRowBytes);
                 outputs.prefetchRows(row, groupEnd);
                 for (; row < groupEnd; row++) {
                     d.decode(row);

@@ -168,9 +168,8 @@ public final class ValueCopier {
                 // Varints of up to four bytes (values below 2^28, as token ids are) from the word,
                 // without a branch per byte: a varint ends at a byte without the high bit, and its
                 // 7-bit groups are moved together by shifts. Two at a time where both end in the
-                // word, so that the next load waits on one length in two (a third of the time
-                // per token id). A varint that ends within the word ends within the region: it
-                // is valid.
+                // word, so that the next load waits on one length in two. A varint that ends
+                // within the word ends within the region: it is valid.
                 long ends = ~word & HIGH_BITS;
                 int length = (Long.numberOfTrailingZeros(ends) >>> 3) + 1;
                 // Through the end of the second varint; 9 if the word holds no second end.

@@ -40,13 +40,16 @@ class TwoPassParseTest {
     void aGroupEndsOnceItsRecordsReachTheBudget() {
         try (Arena arena = Arena.ofConfined()) {
             List<RecordSlice> r = records(arena, BUDGET / 2, BUDGET / 2, 10, BUDGET, 10, 10);
-            assertEquals(2, RecordPrefetch.group(r, 0, 6), "the second record spends the budget");
-            assertEquals(4, RecordPrefetch.group(r, 1, 6), "a group ends with the record that passes the budget");
-            assertEquals(6, RecordPrefetch.group(r, 4, 6), "small records fill a group up to the range's end");
-            assertEquals(3, RecordPrefetch.group(r, 2, 3));
-            assertEquals(3, RecordPrefetch.group(r, 3, 3), "an empty range");
+            assertEquals(2, RecordPrefetch.group(r, 0, 6, 0), "the second record spends the budget");
+            assertEquals(4, RecordPrefetch.group(r, 1, 6, 0), "a group ends with the record that passes the budget");
+            assertEquals(6, RecordPrefetch.group(r, 4, 6, 0), "small records fill a group up to the range's end");
+            assertEquals(3, RecordPrefetch.group(r, 2, 3, 0));
+            assertEquals(3, RecordPrefetch.group(r, 3, 3, 0), "an empty range");
+            List<RecordSlice> small = records(arena, 1000, 1000, 1000, 1000, 1000, 1000);
+            assertEquals(4, RecordPrefetch.group(small, 0, 6, BUDGET / 4 - 1000),
+                    "the output rows the records go to count against the budget");
             List<RecordSlice> nearlyFull = records(arena, BUDGET - 1, 1, 1);
-            assertEquals(2, RecordPrefetch.group(nearlyFull, 0, 3), "one byte of budget left takes one more record");
+            assertEquals(2, RecordPrefetch.group(nearlyFull, 0, 3, 0), "one byte of budget left takes one more record");
         }
     }
 
@@ -54,7 +57,7 @@ class TwoPassParseTest {
     void aRecordOverTheBudgetIsAGroupOfItsOwn() {
         try (Arena arena = Arena.ofConfined()) {
             List<RecordSlice> r = records(arena, 3 * BUDGET + 5, 1);
-            assertEquals(1, RecordPrefetch.group(r, 0, 2));
+            assertEquals(1, RecordPrefetch.group(r, 0, 2, 0));
         }
     }
 
@@ -71,12 +74,12 @@ class TwoPassParseTest {
                 }
             }
             for (int from = 0; from < r.size(); ) {
-                int end = RecordPrefetch.group(r, from, r.size());
+                int end = RecordPrefetch.group(r, from, r.size(), 0);
                 assertTrue(end > from, "a group holds at least one record");
                 from = end;
             }
             MemorySegment heap = MemorySegment.ofArray(new byte[7]);
-            assertEquals(1, RecordPrefetch.group(List.of(new RecordSlice(heap, "f", 0, 0)), 0, 1),
+            assertEquals(1, RecordPrefetch.group(List.of(new RecordSlice(heap, "f", 0, 0)), 0, 1, 0),
                     "inflated records live on the heap");
         }
     }
@@ -89,6 +92,7 @@ class TwoPassParseTest {
                 TensorSpec.dense("labels", DataType.INT64, Shape.of(rows, 1))), rows)) {
             OutputColumn[] columns = {new Column("images", DataType.FLOAT32, 37), new Column("labels", DataType.INT64, 1)};
             BatchOutputs outputs = new BatchOutputs(columns, batch, rows);
+            assertEquals(37 * Float.BYTES + Long.BYTES, outputs.denseRowBytes());
             for (int from = 0; from <= rows; from++) {
                 for (int to = from; to <= rows; to++) {
                     outputs.prefetchRows(from, to);
