@@ -106,7 +106,11 @@ public final class Compare {
         command.add(Compare.class.getName());
         command.addAll(options.forOne(system, dataset));
         Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        // If this JVM is stopped or fails while the child runs, the child stops too.
+        Thread reaper = new Thread(child::destroyForcibly, "compare-fork-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
         boolean reported = false;
+        int exit;
         try (BufferedReader lines = child.inputReader(StandardCharsets.UTF_8)) {
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                 if (line.startsWith("RESULT ") || line.startsWith("DETAIL ")) {
@@ -114,8 +118,11 @@ public final class Compare {
                     reported |= line.startsWith("RESULT ");
                 }
             }
+            exit = child.waitFor();
+        } finally {
+            child.destroyForcibly();
+            Runtime.getRuntime().removeShutdownHook(reaper);
         }
-        int exit = child.waitFor();
         out.printf(Locale.ROOT, "FORK %s %s pid=%d exit=%d%n", system, dataset.id(), child.pid(), exit);
         out.flush();
         if (exit != 0 && !reported) {

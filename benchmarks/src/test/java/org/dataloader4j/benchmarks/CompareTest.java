@@ -99,6 +99,7 @@ class CompareTest {
         }
         // Only the parent's header and DATA lines: the children's are not copied.
         assertEquals(2, text.lines().filter(l -> l.startsWith("DATA ")).count(), text);
+        assertEquals(0, ProcessHandle.current().children().count(), "a forked JVM outlived its run");
         List<String> forks = text.lines().filter(l -> l.startsWith("FORK ")).toList();
         assertEquals(3, forks.size(), text);
         for (String fork : forks) {
