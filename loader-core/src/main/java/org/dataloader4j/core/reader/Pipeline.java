@@ -65,7 +65,7 @@ final class Pipeline<T> {
     private final LongSupplier corruptSkipped;
     private final long startNanos = System.nanoTime();
     /** The dataset's state before the first batch: the load thread's first checkpoint. */
-    private final DatasetState start;
+    private final DatasetState initialState;
 
     // Counters, each written by one thread only (volatile so that metrics() may read them).
     private volatile long samples;
@@ -86,10 +86,10 @@ final class Pipeline<T> {
     /** A failure outside any slot (a bug, not bad data): ends every wait of the consumer. */
     private volatile Throwable fatal;
 
-    Pipeline(ReaderOptions options, Dataset<T> dataset, DatasetState start, Parser<? super T> parser, List<TensorSpec> specs,
+    Pipeline(ReaderOptions options, Dataset<T> dataset, DatasetState initialState, Parser<? super T> parser, List<TensorSpec> specs,
              Arena arena, Consumer<String> watchdogReport, LongSupplier corruptSkipped) {
         this.options = options;
-        this.start = start;
+        this.initialState = initialState;
         this.corruptSkipped = corruptSkipped;
         this.dataset = dataset;
         this.parser = parser;
@@ -139,7 +139,7 @@ final class Pipeline<T> {
 
     private void load() {
         try {
-            DatasetState checkpoint = start;
+            DatasetState checkpoint = initialState;
             int sinceCheckpoint = 0;
             // The list the next batch's samples go into. Each slot keeps its list: when a slot is
             // claimed again, its parse is long done, and its list becomes the next one to fill.
