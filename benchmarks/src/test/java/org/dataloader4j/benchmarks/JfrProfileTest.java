@@ -22,20 +22,21 @@ class JfrProfileTest {
     private static final String PARSE = "org.example.Parse.decode";
     private static final String SPIN_THREAD = "jfr-profile-spin-7";
 
+    /** Three parse workers, a load thread and a consumer. */
+    private static final List<JfrProfile.Sample> SAMPLES = List.of(
+            new JfrProfile.Sample("reader-parse-0", PARSE),
+            new JfrProfile.Sample("reader-parse-1", PARSE),
+            new JfrProfile.Sample("reader-parse-1", "org.example.Parse.copy"),
+            new JfrProfile.Sample(LOAD, "org.example.Load.next"),
+            new JfrProfile.Sample("main", "org.example.Main.touch"),
+            new JfrProfile.Sample("reader-parse-12", PARSE));
+
     @TempDir
     Path dir;
 
     @Test
     void parseWorkersCountAsOneGroupAndMethodsAreRankedBySamples() {
-        List<JfrProfile.Sample> samples = List.of(
-                new JfrProfile.Sample("reader-parse-0", PARSE),
-                new JfrProfile.Sample("reader-parse-1", PARSE),
-                new JfrProfile.Sample("reader-parse-1", "org.example.Parse.copy"),
-                new JfrProfile.Sample(LOAD, "org.example.Load.next"),
-                new JfrProfile.Sample("main", "org.example.Main.touch"),
-                new JfrProfile.Sample("reader-parse-12", PARSE));
-
-        List<JfrProfile.Group> groups = JfrProfile.summarize(samples);
+        List<JfrProfile.Group> groups = JfrProfile.summarize(SAMPLES);
 
         // main and the load thread tie at one sample each: then by name.
         assertEquals(List.of("reader-parse-N", "main", LOAD), groups.stream().map(JfrProfile.Group::name).toList());
@@ -47,21 +48,18 @@ class JfrProfileTest {
 
     @Test
     void printsEachGroupsShareOfAllSamples() {
-        List<JfrProfile.Sample> samples = List.of(
-                new JfrProfile.Sample("reader-parse-0", PARSE),
-                new JfrProfile.Sample("reader-parse-0", PARSE),
-                new JfrProfile.Sample("reader-parse-0", "org.example.Parse.copy"),
-                new JfrProfile.Sample(LOAD, "org.example.Load.next"));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
-        JfrProfile.print(samples.size(), JfrProfile.summarize(samples), 1, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        JfrProfile.print(SAMPLES.size(), JfrProfile.summarize(SAMPLES), 1, new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
         assertEquals(String.join(System.lineSeparator(),
-                "4 execution samples",
-                " 75.0 %  reader-parse-N",
+                "6 execution samples",
+                " 66.7 %  reader-parse-N",
                 "     50.0 %  " + PARSE,
-                " 25.0 %  " + LOAD,
-                "     25.0 %  org.example.Load.next",
+                " 16.7 %  main",
+                "     16.7 %  org.example.Main.touch",
+                " 16.7 %  " + LOAD,
+                "     16.7 %  org.example.Load.next",
                 ""), bytes.toString(StandardCharsets.UTF_8));
     }
 
