@@ -67,7 +67,6 @@ public final class Compare {
             long start = System.nanoTime();
             DataFiles data = DataFiles.ensure(options.data(), dataset, options.records(), options.parts(), options.seed());
             double ready = seconds(System.nanoTime() - start);
-            data.readOnce();
             out.printf(Locale.ROOT, "DATA %s files=%d records=%d payload_mb=%.1f file_mb=%.1f ready_s=%.1f dir=%s%n",
                     dataset.id(), data.files().size(), data.records(), data.payloadBytes() / 1e6, data.fileBytes() / 1e6, ready,
                     data.files().get(0).getParent());
@@ -79,6 +78,8 @@ public final class Compare {
                 }
                 continue;
             }
+            // A forked JVM reads the files itself, just before its passes; reading them here too would be twice.
+            data.readOnce();
             for (int threads : options.threads()) {
                 for (ComparedSystem system : systems) {
                     if (system.reads(dataset)) {

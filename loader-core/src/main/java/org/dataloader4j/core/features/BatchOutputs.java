@@ -82,7 +82,7 @@ public final class BatchOutputs {
         long bytes = 0;
         for (OutputColumn col : columns) {
             if (!col.ragged()) {
-                bytes += col.rowElements() * col.dataType().byteSize();
+                bytes += rowBytes(col);
             }
         }
         return bytes;
@@ -99,13 +99,18 @@ public final class BatchOutputs {
         for (int c = 0; c < columns.length && budget > 0; c++) {
             OutputColumn col = columns[c];
             if (!col.ragged()) {
-                long rowBytes = col.rowElements() * col.dataType().byteSize();
+                long rowBytes = rowBytes(col);
                 long bytes = Math.min((to - from) * rowBytes, budget);
                 sum += RecordPrefetch.lines(values[c], from * rowBytes, from * rowBytes + bytes);
                 budget -= bytes;
             }
         }
         RecordPrefetch.keep(sum);
+    }
+
+    /** The bytes a dense row of {@code col} takes. */
+    private static long rowBytes(OutputColumn col) {
+        return (long) col.rowElements() * col.dataType().byteSize();
     }
 
     /** Whether any column is ragged, so that the offsets and the second pass are needed. */
