@@ -1,0 +1,146 @@
+package org.dataloader4j.benchmarks.jmh;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.dataloader4j.benchmarks.SyntheticRecords;
+import org.dataloader4j.core.features.FeatureSchema;
+import org.dataloader4j.core.features.FeatureView;
+import org.dataloader4j.core.features.ListKind;
+import org.dataloader4j.core.features.MapScanner;
+import org.dataloader4j.core.features.ValueCopier;
+import org.dataloader4j.core.wire.WireReader;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Where {@code DecodeBenchmark}'s OFRecord time goes, per record: the steps of the OFRecord row
+ * decoder, cumulatively. {@code scan} finds each column's map entry ({@code MapScanner});
+ * {@code resolve} also reads each entry's Feature ({@code FeatureView.resolveEntry});
+ * {@code decode} also counts and writes each column's values ({@code ValueCopier.countAndCopy}).
+ * The differences between stages are each step's cost; {@code decode} is the row decoder less
+ * its checks of counts and kinds. One thread, records off-heap and in cache.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@OperationsPerInvocation(DecodeStagesBenchmark.BATCH)
+public class DecodeStagesBenchmark {
+    static final int BATCH = 256;
+    /** OFRecord's {@code Feature}: {@code oneof kind} of five lists, fields 1 to 5. */
+    private static final FeatureSchema OFRECORD_FEATURE = FeatureSchema.of(
+            ListKind.BYTES, ListKind.FLOAT, ListKind.DOUBLE, ListKind.INT32, ListKind.INT64);
+    /** OFRecord field 1: {@code map<string, Feature> feature}. */
+    private static final int FEATURE_MAP = 1;
+
+    /** The kind of record. */
+    @Param({"MNIST", "BERT"})
+    public SyntheticRecords.Kind kind;
+
+    /** How far into decoding a record each operation goes: {@code scan}, {@code resolve} or {@code decode}. */
+    @Param({"scan", "resolve", "decode"})
+    public String stage;
+
+    private Arena arena;
+    private MemorySegment records;
+    private long[] starts;
+    private List<SyntheticRecords.Column> columns;
+    private MemorySegment[] outputs;
+    private MapScanner scanner;
+    private final WireReader reader = new WireReader();
+    private final FeatureView feature = new FeatureView(OFRECORD_FEATURE);
+    private long[] entryStart;
+    private long[] entryEnd;
+
+    /** Draws the records and copies them off-heap, one after another. */
+    @Setup
+    public void setUp() {
+        if (!List.of("scan", "resolve", "decode").contains(stage)) {
+            throw new IllegalArgumentException("stage must be scan, resolve or decode: " + stage);
+        }
+        List<byte[]> payloads = SyntheticRecords.payloads(kind, 42, BATCH, false);
+        arena = Arena.ofShared();
+        records = arena.allocate(payloads.stream().mapToLong(p -> p.length).sum(), 64);
+        starts = new long[BATCH + 1];
+        for (int i = 0; i < BATCH; i++) {
+            byte[] p = payloads.get(i);
+            MemorySegment.copy(MemorySegment.ofArray(p), 0, records, starts[i], p.length);
+            starts[i + 1] = starts[i] + p.length;
+        }
+        columns = kind.columns();
+        outputs = new MemorySegment[columns.size()];
+        for (int c = 0; c < outputs.length; c++) {
+            SyntheticRecords.Column col = columns.get(c);
+            outputs[c] = arena.allocate((long) BATCH * col.width() * col.type().byteSize(), 64);
+        }
+        scanner = new MapScanner(columns.stream().map(SyntheticRecords.Column::name).toList());
+        entryStart = new long[columns.size()];
+        entryEnd = new long[columns.size()];
+        checkDecodes();
+    }
+
+    /** Fails unless every record holds every column with its full width: what {@code records()} times. */
+    private void checkDecodes() {
+        for (int row = 0; row < BATCH; row++) {
+            reader.reset(records, starts[row], starts[row + 1]);
+            Arrays.fill(entryStart, -1);
+            scanner.scan(reader, FEATURE_MAP, entryStart, entryEnd);
+            for (int c = 0; c < entryStart.length; c++) {
+                SyntheticRecords.Column col = columns.get(c);
+                if (entryStart[c] < 0) {
+                    throw new IllegalStateException("record " + row + " lacks " + col.name());
+                }
+                feature.resolveEntry(reader, entryStart[c], entryEnd[c]);
+                long count = ValueCopier.countAndCopy(reader, feature, outputs[c], col.type(),
+                        (long) row * col.width(), col.width());
+                if (count != col.width()) {
+                    throw new IllegalStateException("record " + row + " has " + count + " values of " + col.name()
+                            + ", expected " + col.width());
+                }
+            }
+        }
+    }
+
+    /** Frees the records and the outputs. */
+    @TearDown
+    public void tearDown() {
+        arena.close();
+    }
+
+    /** The batch's records, each as far as {@link #stage}; returns a sum of what they gave, so that nothing is dead code. */
+    @Benchmark
+    public long records() {
+        boolean resolve = !stage.equals("scan");
+        boolean decode = stage.equals("decode");
+        long sum = 0;
+        for (int row = 0; row < BATCH; row++) {
+            reader.reset(records, starts[row], starts[row + 1]);
+            Arrays.fill(entryStart, -1);
+            scanner.scan(reader, FEATURE_MAP, entryStart, entryEnd);
+            for (int c = 0; c < entryStart.length; c++) {
+                sum += entryStart[c];
+                if (!resolve) {
+                    continue;
+                }
+                feature.resolveEntry(reader, entryStart[c], entryEnd[c]);
+                sum += feature.pieces();
+                if (decode) {
+                    SyntheticRecords.Column col = columns.get(c);
+                    sum += ValueCopier.countAndCopy(reader, feature, outputs[c], col.type(),
+                            (long) row * col.width(), col.width());
+                }
+            }
+        }
+        return sum;
+    }
+}
