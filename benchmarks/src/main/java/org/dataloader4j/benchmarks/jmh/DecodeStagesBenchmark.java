@@ -25,10 +25,10 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Where {@code DecodeBenchmark}'s OFRecord time goes, per record: the steps of the OFRecord row
- * decoder, cumulatively. {@code scan} finds each column's map entry ({@code MapScanner});
- * {@code resolve} also reads each entry's Feature ({@code FeatureView.resolveEntry});
- * {@code decode} also counts and writes each column's values ({@code ValueCopier.countAndCopy}).
- * The differences between stages are each step's cost; {@code decode} is the row decoder less
+ * decoder, cumulatively. {@code SCAN} finds each column's map entry ({@code MapScanner});
+ * {@code RESOLVE} also reads each entry's Feature ({@code FeatureView.resolveEntry});
+ * {@code DECODE} also counts and writes each column's values ({@code ValueCopier.countAndCopy}).
+ * The differences between stages are each step's cost; {@code DECODE} is the row decoder less
  * its checks of counts and kinds. One thread, records off-heap and in cache.
  */
 @State(Scope.Thread)
@@ -43,13 +43,23 @@ public class DecodeStagesBenchmark {
     /** OFRecord field 1: {@code map<string, Feature> feature}. */
     private static final int FEATURE_MAP = 1;
 
+    /** How far into decoding a record each operation goes. */
+    public enum Stage {
+        /** The map entries found. */
+        SCAN,
+        /** Also their Features read. */
+        RESOLVE,
+        /** Also their values counted and written. */
+        DECODE
+    }
+
     /** The kind of record. */
     @Param({"MNIST", "BERT"})
     public SyntheticRecords.Kind kind;
 
-    /** How far into decoding a record each operation goes: {@code scan}, {@code resolve} or {@code decode}. */
-    @Param({"scan", "resolve", "decode"})
-    public String stage;
+    /** How far into decoding a record each operation goes. */
+    @Param({"SCAN", "RESOLVE", "DECODE"})
+    public Stage stage;
 
     private Arena arena;
     private MemorySegment records;
@@ -65,9 +75,6 @@ public class DecodeStagesBenchmark {
     /** Draws the records and copies them off-heap, one after another. */
     @Setup
     public void setUp() {
-        if (!List.of("scan", "resolve", "decode").contains(stage)) {
-            throw new IllegalArgumentException("stage must be scan, resolve or decode: " + stage);
-        }
         List<byte[]> payloads = SyntheticRecords.payloads(kind, 42, BATCH, false);
         arena = Arena.ofShared();
         records = arena.allocate(payloads.stream().mapToLong(p -> p.length).sum(), 64);
@@ -86,28 +93,12 @@ public class DecodeStagesBenchmark {
         scanner = new MapScanner(columns.stream().map(SyntheticRecords.Column::name).toList());
         entryStart = new long[columns.size()];
         entryEnd = new long[columns.size()];
-        checkDecodes();
-    }
-
-    /** Fails unless every record holds every column with its full width: what {@code records()} times. */
-    private void checkDecodes() {
-        for (int row = 0; row < BATCH; row++) {
-            reader.reset(records, starts[row], starts[row + 1]);
-            Arrays.fill(entryStart, -1);
-            scanner.scan(reader, FEATURE_MAP, entryStart, entryEnd);
-            for (int c = 0; c < entryStart.length; c++) {
-                SyntheticRecords.Column col = columns.get(c);
-                if (entryStart[c] < 0) {
-                    throw new IllegalStateException("record " + row + " lacks " + col.name());
-                }
-                feature.resolveEntry(reader, entryStart[c], entryEnd[c]);
-                long count = ValueCopier.countAndCopy(reader, feature, outputs[c], col.type(),
-                        (long) row * col.width(), col.width());
-                if (count != col.width()) {
-                    throw new IllegalStateException("record " + row + " has " + count + " values of " + col.name()
-                            + ", expected " + col.width());
-                }
-            }
+        // What records() times: every record holds every column at its width (a missing one
+        // fails resolveEntry).
+        long values = walk(Stage.DECODE);
+        long expected = (long) BATCH * columns.stream().mapToLong(SyntheticRecords.Column::width).sum();
+        if (values != expected) {
+            throw new IllegalStateException("the records hold " + values + " values, expected " + expected);
         }
     }
 
@@ -117,28 +108,36 @@ public class DecodeStagesBenchmark {
         arena.close();
     }
 
-    /** The batch's records, each as far as {@link #stage}; returns a sum of what they gave, so that nothing is dead code. */
+    /** The batch's records, each as far as {@link #stage}. */
     @Benchmark
     public long records() {
-        boolean resolve = !stage.equals("scan");
-        boolean decode = stage.equals("decode");
+        return walk(stage);
+    }
+
+    /**
+     * Takes every record as far as {@code upTo}; returns, so that nothing is dead code, the sum
+     * of the entries' offsets ({@code SCAN}), of the Features' pieces ({@code RESOLVE}) or of
+     * the values' counts ({@code DECODE}).
+     */
+    private long walk(Stage upTo) {
         long sum = 0;
         for (int row = 0; row < BATCH; row++) {
             reader.reset(records, starts[row], starts[row + 1]);
             Arrays.fill(entryStart, -1);
             scanner.scan(reader, FEATURE_MAP, entryStart, entryEnd);
             for (int c = 0; c < entryStart.length; c++) {
-                sum += entryStart[c];
-                if (!resolve) {
+                if (upTo == Stage.SCAN) {
+                    sum += entryStart[c];
                     continue;
                 }
                 feature.resolveEntry(reader, entryStart[c], entryEnd[c]);
-                sum += feature.pieces();
-                if (decode) {
-                    SyntheticRecords.Column col = columns.get(c);
-                    sum += ValueCopier.countAndCopy(reader, feature, outputs[c], col.type(),
-                            (long) row * col.width(), col.width());
+                if (upTo == Stage.RESOLVE) {
+                    sum += feature.pieces();
+                    continue;
                 }
+                SyntheticRecords.Column col = columns.get(c);
+                sum += ValueCopier.countAndCopy(reader, feature, outputs[c], col.type(),
+                        (long) row * col.width(), col.width());
             }
         }
         return sum;
