@@ -28,10 +28,14 @@ import java.util.List;
  *                      this one's options and class path ({@code --fork}, true): code compiled
  *                      for one dataset does not then run another, and no system's garbage or
  *                      threads reach the next
+ * @param reuse         whether dataloader4j and mmap-copy keep what they open across passes
+ *                      ({@code --reuse}, false): one reader over endless epochs, the files'
+ *                      mappings, as a training loop's epochs through one reader do; without it
+ *                      every pass opens (and maps) the files anew
  */
 public record CompareOptions(Path data, int records, int parts, long seed, List<Integer> threads, int warmup, int passes,
                              int batchSize, int shuffleBuffer, List<String> systems, List<CompareDataset> datasets,
-                             boolean tfShuffle, boolean fork) {
+                             boolean tfShuffle, boolean fork, boolean reuse) {
     /** The systems {@code all} stands for, in the order they run. */
     public static final List<String> ALL_SYSTEMS = List.of(Dataloader4jSystem.NAME, ProtobufJavaSystem.NAME,
             MmapCopySystem.NAME, TensorFlowJavaSystem.NAME);
@@ -88,6 +92,7 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
         List<CompareDataset> datasets = List.of(CompareDataset.values());
         boolean tfShuffle = true;
         boolean fork = true;
+        boolean reuse = false;
         for (int i = 0; i < args.length; i += 2) {
             String name = args[i];
             if (i + 1 >= args.length) {
@@ -113,13 +118,14 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
                         : list(value).stream().map(CompareDataset::of).toList();
                 case "--tf-shuffle" -> tfShuffle = bool(name, value);
                 case "--fork" -> fork = bool(name, value);
+                case "--reuse" -> reuse = bool(name, value);
                 default -> throw new IllegalArgumentException("unknown option " + name + "; options are --data --records"
                         + " --parts --seed --threads --warmup --passes --batch --shuffle-buffer --systems --datasets --tf-shuffle"
-                        + " --fork");
+                        + " --fork --reuse");
             }
         }
         return new CompareOptions(data, records, parts, seed, threads, warmup, passes, batch, shuffle, systems, datasets,
-                tfShuffle, fork);
+                tfShuffle, fork, reuse);
     }
 
     /** The command line that runs {@code system} over {@code dataset} alone, with these settings, in this JVM. */
@@ -128,7 +134,7 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
                 "--seed", Long.toString(seed), "--threads", String.join(",", threads.stream().map(String::valueOf).toList()),
                 "--warmup", Integer.toString(warmup), "--passes", Integer.toString(passes), "--batch", Integer.toString(batchSize),
                 "--shuffle-buffer", Integer.toString(shuffleBuffer), "--systems", system, "--datasets", dataset.id(),
-                "--tf-shuffle", Boolean.toString(tfShuffle), "--fork", "false");
+                "--tf-shuffle", Boolean.toString(tfShuffle), "--fork", "false", "--reuse", Boolean.toString(reuse));
     }
 
     private static boolean bool(String name, String value) {

@@ -37,8 +37,11 @@ public interface ComparedSystem {
      * @param batchSize     records per batch
      * @param shuffleBuffer the shuffle buffer of the systems that shuffle
      * @param seed          the shuffle seed
+     * @param reuse         whether a system that can keeps what it opened (a reader, the files'
+     *                      mappings) from one pass to the next, as a training loop's epochs do,
+     *                      instead of opening everything anew for every pass
      */
-    record Settings(int batchSize, int shuffleBuffer, long seed) {
+    record Settings(int batchSize, int shuffleBuffer, long seed, boolean reuse) {
     }
 
     /** A system that cannot run on this machine, with the reason. */

@@ -2,6 +2,7 @@ package org.dataloader4j.benchmarks;
 
 import java.util.List;
 import org.dataloader4j.api.Batch;
+import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.format.Framing;
@@ -13,11 +14,14 @@ import org.dataloader4j.tfrecord.TFRecordReader;
 /**
  * dataloader4j's full pipeline: {@code OFRecordReader} or {@code TFRecordReader} with a shuffle
  * buffer, batches, the default ring and {@code threads} parse threads, built anew for every pass
- * (so a pass includes opening the files and the time to the first batch).
+ * (so a pass includes opening the files and the time to the first batch), or with
+ * {@link Settings#reuse()} built once, over endless epochs, each pass taking the next batches
+ * until it has the dataset's record count (as a training loop's epochs through one reader do).
  *
- * <p>Steady-state allocation is measured between the first batch and a batch far enough from the
- * end that the load thread still runs: over the reader's threads ({@code <name>-load},
- * {@code <name>-parse-N}) and the consumer's.
+ * <p>Steady-state allocation is measured over the reader's threads ({@code <name>-load},
+ * {@code <name>-parse-N}) and the consumer's: between the first batch and a batch far enough
+ * from the end that the load thread still runs, or with a reader kept across passes, over the
+ * whole pass.
  */
 final class Dataloader4jSystem implements ComparedSystem {
     static final String NAME = "dataloader4j";
@@ -37,43 +41,38 @@ final class Dataloader4jSystem implements ComparedSystem {
 
     @Override
     public Run open(DataFiles data, int threads, Settings settings) {
+        if (settings.reuse()) {
+            return new Run() {
+                private DataReader reader;
+
+                @Override
+                public Pass pass() {
+                    long start = System.nanoTime();
+                    boolean built = reader == null;
+                    if (built) {
+                        reader = build(data, threads, settings, Dataset.FOREVER);
+                    }
+                    // Whole batches, so a pass may end a little past the dataset's record count;
+                    // every batch is in the steady state, so allocation is measured to the end.
+                    return consume(reader, start, built, data.records(), data.records());
+                }
+
+                @Override
+                public void close() {
+                    if (reader != null) {
+                        reader.close();
+                    }
+                }
+            };
+        }
         // Past this many records before the end the load thread may have finished (ring + shuffle buffer ahead).
         long lateMark = data.records() - (long) (RING + 4) * settings.batchSize() - settings.shuffleBuffer();
         return new Run() {
             @Override
             public Pass pass() {
                 long start = System.nanoTime();
-                try (DataReader reader = build(data, threads, settings)) {
-                    long records = 0;
-                    long first = -1;
-                    long[] threadIds = null;
-                    long allocStart = 0;
-                    long recordsAtStart = 0;
-                    long allocEnd = -1;
-                    long recordsAtEnd = 0;
-                    String[] names = null;
-                    double sum = 0;
-                    for (Batch b = reader.read(); b != null; b = reader.read()) {
-                        if (names == null) {
-                            names = b.names().toArray(String[]::new);
-                        }
-                        sum += Sink.touch(b, names);
-                        records += b.size();
-                        if (first < 0) {
-                            first = System.nanoTime() - start;
-                            threadIds = ThreadAllocation.threadsNamed(READER + "-");
-                            allocStart = ThreadAllocation.allocated(threadIds);
-                            recordsAtStart = records;
-                        } else if (allocEnd < 0 && records >= lateMark) {
-                            allocEnd = ThreadAllocation.allocated(threadIds);
-                            recordsAtEnd = records;
-                        }
-                    }
-                    long nanos = System.nanoTime() - start;
-                    Sink.consume(sum);
-                    boolean measured = allocEnd >= 0 && allocStart >= 0;
-                    return new Pass(records, nanos, first, measured ? allocEnd - allocStart : -1,
-                            measured ? recordsAtEnd - recordsAtStart : 0);
+                try (DataReader reader = build(data, threads, settings, 1)) {
+                    return consume(reader, start, true, Long.MAX_VALUE, lateMark);
                 }
             }
 
@@ -83,16 +82,54 @@ final class Dataloader4jSystem implements ComparedSystem {
         };
     }
 
-    private static DataReader build(DataFiles data, int threads, Settings settings) {
+    /**
+     * Hands {@code reader}'s batches to the consumer until it has {@code want} records or the
+     * reader ends, and measures the pass from {@code start} (and the time to its first batch if
+     * the pass {@code built} the reader); allocation is measured from the first batch to the batch
+     * that reaches {@code allocationMark} records.
+     */
+    private static Pass consume(DataReader reader, long start, boolean built, long want, long allocationMark) {
+        long records = 0;
+        long first = -1;
+        long[] threadIds = null;
+        long allocStart = 0;
+        long recordsAtStart = 0;
+        long allocEnd = -1;
+        long recordsAtEnd = 0;
+        String[] names = null;
+        double sum = 0;
+        for (Batch b = reader.read(); b != null; b = records < want ? reader.read() : null) {
+            if (names == null) {
+                names = b.names().toArray(String[]::new);
+            }
+            sum += Sink.touch(b, names);
+            records += b.size();
+            if (first < 0) {
+                first = System.nanoTime() - start;
+                threadIds = ThreadAllocation.threadsNamed(READER + "-");
+                allocStart = ThreadAllocation.allocated(threadIds);
+                recordsAtStart = records;
+            } else if (allocEnd < 0 && records >= allocationMark) {
+                allocEnd = ThreadAllocation.allocated(threadIds);
+                recordsAtEnd = records;
+            }
+        }
+        long nanos = System.nanoTime() - start;
+        Sink.consume(sum);
+        boolean measured = allocEnd >= 0 && allocStart >= 0;
+        return new Pass(records, nanos, built ? first : -1, measured ? allocEnd - allocStart : -1, measured ? recordsAtEnd - recordsAtStart : 0);
+    }
+
+    private static DataReader build(DataFiles data, int threads, Settings settings, long epochs) {
         List<SyntheticRecords.Column> columns = data.dataset().kind().columns();
         if (data.dataset().framing() == Framing.OFRECORD) {
             OFRecordReader.Builder b = OFRecordReader.builder();
             columns.forEach(c -> b.decoder(OFRecordRawDecoder.of(c.name(), Shape.of(c.width()), c.type())));
-            return configure(b, data, threads, settings).build();
+            return configure(b, data, threads, settings).epochs(epochs).build();
         }
         TFRecordReader.Builder b = TFRecordReader.builder().compression(data.dataset().compression());
         columns.forEach(c -> b.feature(FixedLenFeature.of(c.name(), Shape.of(c.width()), c.type())));
-        return configure(b, data, threads, settings).build();
+        return configure(b, data, threads, settings).epochs(epochs).build();
     }
 
     private static <B extends org.dataloader4j.core.FilePipelineBuilder<B>> B configure(B b, DataFiles data, int threads,

@@ -109,6 +109,28 @@ class CompareTest {
     }
 
     @Test
+    @Timeout(180)
+    void withReuseOneReaderAndOneSetOfMappingsServeEveryPass() throws Exception {
+        // 700 records in batches of 64: each pass of the kept reader ends 4 records into the next epoch.
+        String text = run("--warmup", "1", "--passes", "3", "--fork", "false", "--reuse", "true", "--systems",
+                "dataloader4j,mmap-copy", "--datasets", "mnist-ofrecord,mnist-tfrecord");
+        assertTrue(text.contains(" reuse=true"), text);
+        for (int threads : List.of(1, 2)) {
+            for (CompareDataset d : List.of(CompareDataset.MNIST_OFRECORD, CompareDataset.MNIST_TFRECORD)) {
+                for (String line : List.of(result(Dataloader4jSystem.NAME, d, threads), result(MmapCopySystem.NAME, d, threads))) {
+                    assertTrue(Pattern.compile("(?m)^" + line + "$").matcher(text).find(), "no line " + line + " in\n" + text);
+                }
+                // The timed passes did not build the reader, so none has a first batch to report;
+                // every batch is in the steady state, so allocation is measured.
+                assertTrue(Pattern.compile("(?m)^DETAIL dataloader4j " + d.id() + " threads=" + threads
+                        + " first_batch_ms=n/a alloc_bytes_per_record=\\d+\\.\\d ").matcher(text).find(), text);
+            }
+        }
+        assertTrue(Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().startsWith("d4j-compare-")),
+                "a kept reader's threads outlived its run");
+    }
+
+    @Test
     void aDatasetIsReusedWithTheSameSettingsAndRewrittenWithOthers() throws Exception {
         DataFiles first = DataFiles.ensure(dir, CompareDataset.BERT_OFRECORD, 50, 2, 3);
         Path file = first.files().get(0);
