@@ -98,7 +98,7 @@ final class Dataloader4jSystem implements ComparedSystem {
         long recordsAtEnd = 0;
         String[] names = null;
         double sum = 0;
-        for (Batch b = reader.read(); b != null; b = records < want ? reader.read() : null) {
+        for (Batch b; records < want && (b = reader.read()) != null; ) {
             if (names == null) {
                 names = b.names().toArray(String[]::new);
             }
@@ -117,7 +117,8 @@ final class Dataloader4jSystem implements ComparedSystem {
         long nanos = System.nanoTime() - start;
         Sink.consume(sum);
         boolean measured = allocEnd >= 0 && allocStart >= 0;
-        return new Pass(records, nanos, built ? first : -1, measured ? allocEnd - allocStart : -1, measured ? recordsAtEnd - recordsAtStart : 0);
+        return new Pass(records, nanos, built ? first : -1, measured ? allocEnd - allocStart : -1,
+                measured ? recordsAtEnd - recordsAtStart : 0);
     }
 
     private static DataReader build(DataFiles data, int threads, Settings settings, long epochs) {
@@ -125,16 +126,16 @@ final class Dataloader4jSystem implements ComparedSystem {
         if (data.dataset().framing() == Framing.OFRECORD) {
             OFRecordReader.Builder b = OFRecordReader.builder();
             columns.forEach(c -> b.decoder(OFRecordRawDecoder.of(c.name(), Shape.of(c.width()), c.type())));
-            return configure(b, data, threads, settings).epochs(epochs).build();
+            return configure(b, data, threads, settings, epochs).build();
         }
         TFRecordReader.Builder b = TFRecordReader.builder().compression(data.dataset().compression());
         columns.forEach(c -> b.feature(FixedLenFeature.of(c.name(), Shape.of(c.width()), c.type())));
-        return configure(b, data, threads, settings).epochs(epochs).build();
+        return configure(b, data, threads, settings, epochs).build();
     }
 
     private static <B extends org.dataloader4j.core.FilePipelineBuilder<B>> B configure(B b, DataFiles data, int threads,
-            Settings settings) {
-        return b.files(data.files()).batchSize(settings.batchSize()).randomShuffle(true)
+            Settings settings, long epochs) {
+        return b.files(data.files()).epochs(epochs).batchSize(settings.batchSize()).randomShuffle(true)
                 .shuffleBufferSize(settings.shuffleBuffer()).seed(settings.seed()).parseThreads(threads)
                 .ringSize(RING).name(READER);
     }
