@@ -15,7 +15,7 @@ import org.dataloader4j.core.RecordSlice;
  * one another, so the core keeps many misses in flight at once, and the decoder then finds the
  * group's bytes in its cache. A group is bounded in bytes, so that it stays in a core's L2.
  * {@link BatchOutputs#prefetchRows} does the same for the rows the group will be written to,
- * whose memory last held a batch several slots ago.
+ * whose memory last held an earlier batch and may have left the cache since.
  *
  * <p>Stateless and thread-safe.
  */

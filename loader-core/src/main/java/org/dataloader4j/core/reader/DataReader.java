@@ -26,10 +26,10 @@ import org.slf4j.LoggerFactory;
  * thread.
  *
  * <p>A load thread drives the {@link Dataset} stack into a ring of {@link ReaderOptions#ringSize()}
- * slots; a parse stage fills each slot's preallocated off-heap tensors with the {@link Parser},
- * split over {@link ReaderOptions#parseThreads()} threads; {@link #read()} hands out the parsed
- * batches in order. Every slot's memory is allocated once, when the reader is built, from one
- * shared arena that the reader owns and frees in {@link #close()}.
+ * slots; a parse stage fills preallocated off-heap tensors with each slot's batch, using the
+ * {@link Parser}, split over {@link ReaderOptions#parseThreads()} threads; {@link #read()} hands
+ * out the parsed batches in order. The tensors, one set per slot, are allocated once, when the
+ * reader is built, from one shared arena that the reader owns and frees in {@link #close()}.
  *
  * <p>{@code read()}, {@code state()} and the batches are for one consuming thread;
  * {@link #close()} may be called from any thread.

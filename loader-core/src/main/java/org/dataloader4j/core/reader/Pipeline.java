@@ -56,6 +56,8 @@ final class Pipeline<T> {
     private final Dataset<T> dataset;
     private final Parser<? super T> parser;
     private final RingBuffer<Slot> ring;
+    /** The slots' tensors, taken by the parse workers and given back on release. */
+    private final OutputPool outputs;
     private final Sequence consumed = new Sequence();
     private final Thread loadThread;
     /** The parse workers: worker {@code w} parses the slots of sequences {@code w, w + W, w + 2W, …}. */
@@ -93,7 +95,8 @@ final class Pipeline<T> {
         this.corruptSkipped = corruptSkipped;
         this.dataset = dataset;
         this.parser = parser;
-        this.ring = RingBuffer.createSingleProducer(() -> new Slot(specs, arena), options.ringSize(), new BlockingWaitStrategy());
+        this.ring = RingBuffer.createSingleProducer(Slot::new, options.ringSize(), new BlockingWaitStrategy());
+        this.outputs = new OutputPool(specs, arena, options.ringSize());
         this.ring.addGatingSequences(consumed);
         int count = parseWorkers(options);
         List<ParseWorker> all = new ArrayList<>(count);
@@ -288,6 +291,7 @@ final class Pipeline<T> {
         long start = System.nanoTime();
         try {
             List<T> samples = (List<T>) slot.samples;
+            slot.outputs = outputs.take();
             parser.parse(samples, new SlotView(slot, samples.size(), options.batchSize(), null), worker.loop);
             worker.batchesParsed++;
         } catch (Throwable t) {
@@ -359,9 +363,14 @@ final class Pipeline<T> {
         }
     }
 
-    /** Hands slot {@code sequence} back to the load thread. */
+    /** Hands slot {@code sequence} back to the load thread, and its tensors to the pool. */
     void release(long sequence) {
-        ring.get(sequence).generation++;
+        Slot slot = ring.get(sequence);
+        slot.generation++;
+        if (slot.outputs != null) {
+            outputs.give(slot.outputs);
+            slot.outputs = null;
+        }
         consumed.set(sequence);
         LockSupport.unpark(loadThread);
     }

@@ -9,8 +9,9 @@ import org.dataloader4j.api.TensorSpec;
 
 /**
  * One entry of the ring: a batch's samples and where they came from (written by the load
- * thread), its parsed tensors (written by the parse stage), and a generation that the consumer
- * bumps when it releases the slot, which invalidates every view of the previous batch.
+ * thread), the tensors its batch is parsed into (a set from the {@link OutputPool}, taken by the
+ * parse stage and given back on release), and a generation that the consumer bumps when it
+ * releases the slot, which invalidates every view of the previous batch.
  *
  * <p>The ring's sequences order the hand-offs: load thread → publish → parse stage → parsed
  * sequence → consumer → consumer sequence → load thread.
@@ -20,7 +21,8 @@ final class Slot {
     record Output(TensorSpec spec, MemorySegment values, MemorySegment offsets) {
     }
 
-    final Output[] outputs;
+    /** The tensors of the batch in this slot: none until the parse stage takes a set. */
+    Output[] outputs;
 
     long index;
     int rows;
@@ -36,8 +38,18 @@ final class Slot {
     /** Changed only by the consumer, on release; read by views on any thread. */
     volatile long generation;
 
+    /** A ring slot: its tensors come from the pool when its batch is parsed. */
+    Slot() {
+    }
+
+    /** A slot with tensors of its own, allocated from {@code arena}. */
     Slot(List<TensorSpec> specs, Arena arena) {
-        outputs = new Output[specs.size()];
+        outputs = allocate(specs, arena);
+    }
+
+    /** One set of outputs for {@code specs}, from {@code arena}, 64-byte aligned. */
+    static Output[] allocate(List<TensorSpec> specs, Arena arena) {
+        Output[] outputs = new Output[specs.size()];
         for (int i = 0; i < outputs.length; i++) {
             TensorSpec spec = specs.get(i);
             if (spec.isRagged()) {
@@ -48,6 +60,7 @@ final class Slot {
                 outputs[i] = new Output(spec, arena.allocate(spec.byteSize(), 64), null);
             }
         }
+        return outputs;
     }
 
     void load(long index, List<?> samples, DatasetState checkpoint, int sinceCheckpoint, long epoch, boolean end,

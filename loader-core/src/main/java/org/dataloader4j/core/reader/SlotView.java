@@ -17,6 +17,8 @@ import org.dataloader4j.api.Tensor;
  */
 final class SlotView implements Batch, Lease {
     private final Slot slot;
+    /** The slot's tensors when the view was made: they go back to the pool on release. */
+    private final Slot.Output[] outputs;
     private final long generation;
     private final int size;
     private final int capacity;
@@ -27,10 +29,11 @@ final class SlotView implements Batch, Lease {
     SlotView(Slot slot, int size, int capacity, Runnable release) {
         this.slot = slot;
         this.generation = slot.generation;
+        this.outputs = slot.outputs;
         this.size = size;
         this.capacity = capacity;
         this.release = release;
-        this.views = new Object[slot.outputs.length];
+        this.views = new Object[outputs.length];
     }
 
     @Override
@@ -68,8 +71,8 @@ final class SlotView implements Batch, Lease {
     @Override
     public List<String> names() {
         check();
-        List<String> names = new ArrayList<>(slot.outputs.length);
-        for (Slot.Output o : slot.outputs) {
+        List<String> names = new ArrayList<>(outputs.length);
+        for (Slot.Output o : outputs) {
             names.add(o.spec().name());
         }
         return Collections.unmodifiableList(names);
@@ -79,7 +82,7 @@ final class SlotView implements Batch, Lease {
     public Tensor tensor(String name) {
         int i = find(name, false);
         if (views[i] == null) {
-            Slot.Output o = slot.outputs[i];
+            Slot.Output o = outputs[i];
             views[i] = Tensor.of(name, o.values(), o.spec().shape().withRows(size), o.spec().dataType(), this);
         }
         return (Tensor) views[i];
@@ -89,7 +92,7 @@ final class SlotView implements Batch, Lease {
     public RaggedTensor ragged(String name) {
         int i = find(name, true);
         if (views[i] == null) {
-            Slot.Output o = slot.outputs[i];
+            Slot.Output o = outputs[i];
             Tensor values = Tensor.of(name, o.values(), Shape.of(o.spec().valueCapacity()), o.spec().dataType(), this);
             Tensor offsets = Tensor.of(name + ".offsets", o.offsets(), Shape.of(size + 1L), DataType.INT64, this);
             views[i] = new RaggedTensor(name, values, offsets);
@@ -99,9 +102,9 @@ final class SlotView implements Batch, Lease {
 
     private int find(String name, boolean ragged) {
         check();
-        for (int i = 0; i < slot.outputs.length; i++) {
-            if (slot.outputs[i].spec().name().equals(name)) {
-                if (slot.outputs[i].spec().isRagged() != ragged) {
+        for (int i = 0; i < outputs.length; i++) {
+            if (outputs[i].spec().name().equals(name)) {
+                if (outputs[i].spec().isRagged() != ragged) {
                     throw new IllegalArgumentException(name + " is " + (ragged ? "dense: use tensor()" : "ragged: use ragged()"));
                 }
                 return i;

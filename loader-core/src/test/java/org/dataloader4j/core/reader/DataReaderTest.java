@@ -11,9 +11,12 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -197,6 +200,47 @@ class DataReaderTest {
         assertFalse(memory.scope().isAlive(), "the arena is closed");
         assertEquals(0, reader.offHeapBytes());
         assertEquals(List.of(), LiveThreads.named(name + "-"));
+    }
+
+    @Test
+    void aHeldBatchKeepsItsValuesWhileTheRingFillsBehindIt() {
+        int ringSize = 4;
+        List<IntParser.Rows> expected = reference(() -> stack(1, 3));
+        try (DataReader reader = reader(stack(1, 3)).ringSize(ringSize).parseThreads(2).build()) {
+            Batch first = reader.read();
+            // Every slot but the held one is parsed: each took a set of tensors while the first was out.
+            while (reader.metrics().batchesParsed() < ringSize) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+
+            assertEquals(expected.get(0), IntParser.Rows.of(first));
+            List<IntParser.Rows> actual = new ArrayList<>(List.of(IntParser.Rows.of(first)));
+            for (Batch b = reader.read(); b != null; b = reader.read()) {
+                actual.add(IntParser.Rows.of(b));
+            }
+            assertEquals(expected, actual);
+        }
+    }
+
+    @Test
+    void aConsumerThatKeepsPaceIsHandedTheSameTwoSetsOfTensors() {
+        // The dataset yields a batch only once the one before it has been read, so at most two
+        // batches are out at once: the one held and the one being parsed.
+        Semaphore readSoFar = new Semaphore(BATCH);
+        Dataset<Integer> paced = new BatchDataset<>(new PacedDataset(new ListDataset<>(SAMPLES, 1), readSoFar), BATCH, false);
+        Set<Long> addresses = new HashSet<>();
+        try (DataReader reader = reader(paced).ringSize(8).parseThreads(1).build()) {
+            int batches = 0;
+            for (Batch b : reader) {
+                addresses.add(b.tensor("id").segment().address());
+                batches++;
+                readSoFar.release(BATCH);
+            }
+            assertEquals((SAMPLES.size() + BATCH - 1) / BATCH, batches);
+        } finally {
+            readSoFar.release(SAMPLES.size());
+        }
+        assertEquals(2, addresses.size(), "the tensors released last are parsed into next, not the next slot's");
     }
 
     @Test
@@ -455,6 +499,22 @@ class DataReaderTest {
         assertThrows(IllegalArgumentException.class, () -> builder.batchSize(0));
         assertThrows(IllegalArgumentException.class, builder::build, "batchSize is required");
         assertEquals(List.of(), LiveThreads.named(name + "-"));
+    }
+
+    /** Yields a sample only once a permit for it has been released. */
+    private static class PacedDataset extends CountingDataset {
+        private final Semaphore permits;
+
+        PacedDataset(Dataset<Integer> upstream, Semaphore permits) {
+            super(upstream, new CountDownLatch(0));
+            this.permits = permits;
+        }
+
+        @Override
+        public List<Integer> next() {
+            permits.acquireUninterruptibly();
+            return super.next();
+        }
     }
 
     /** Counts the samples pulled through it. */

@@ -1,0 +1,54 @@
+package org.dataloader4j.core.reader;
+
+import java.lang.foreign.Arena;
+import java.util.List;
+import org.dataloader4j.api.TensorSpec;
+
+/**
+ * The ring's tensor memory: one set of outputs per slot, allocated when the reader is built, and
+ * handed out most recently given back first.
+ *
+ * <p>A set is not tied to a slot. Tied, a parse worker would cycle through every slot's tensors
+ * in turn, {@code ringSize} batches of memory, even when the consumer keeps pace and releases
+ * each batch as soon as the next is parsed: eight MNIST-like batches of 256 are 6.4 MB, more
+ * than a core's L2, and every row written would first wait for its line. Last in, first out, a
+ * worker writes into the set the consumer released last, so a consumer that keeps pace gets its
+ * batches in two sets, while a slow one can still leave {@code ringSize} batches parsed ahead.
+ *
+ * <p>A slot holds a set from the start of its parse until the consumer releases it. When a
+ * worker takes a set for a slot, that slot holds none and at most {@code ringSize - 1} other
+ * slots are unreleased, so a set is free: {@link #take()} never waits. Parse workers take and
+ * the consumer gives back, both under this pool's lock, once per batch.
+ */
+final class OutputPool {
+    private final Slot.Output[][] free;
+    private int count;
+
+    /** {@code sets} sets of outputs for {@code specs}, from {@code arena}. */
+    OutputPool(List<TensorSpec> specs, Arena arena, int sets) {
+        free = new Slot.Output[sets][];
+        for (int i = 0; i < sets; i++) {
+            free[i] = Slot.allocate(specs, arena);
+        }
+        count = sets;
+    }
+
+    /**
+     * The set given back last.
+     *
+     * @throws IllegalStateException if every set is out, which the ring's capacity rules out
+     */
+    synchronized Slot.Output[] take() {
+        if (count == 0) {
+            throw new IllegalStateException("every output set of the ring is in use");
+        }
+        Slot.Output[] set = free[--count];
+        free[count] = null;
+        return set;
+    }
+
+    /** Gives {@code set} back; the next {@link #take()} returns it. */
+    synchronized void give(Slot.Output[] set) {
+        free[count++] = set;
+    }
+}
