@@ -223,7 +223,7 @@ class DataReaderTest {
     }
 
     @Test
-    void aConsumerThatKeepsPaceIsHandedTheSameTwoSetsOfTensors() {
+    void aConsumerThatKeepsPaceIsHandedAtMostTwoSetsOfTensors() {
         // The dataset yields a batch only once the one before it has been read, so at most two
         // batches are out at once: the one held and the one being parsed.
         Semaphore readSoFar = new Semaphore(BATCH);
@@ -240,7 +240,8 @@ class DataReaderTest {
         } finally {
             readSoFar.release(SAMPLES.size());
         }
-        assertEquals(2, addresses.size(), "the tensors released last are parsed into next, not the next slot's");
+        // One set if every batch is parsed after the one before it is released, two if some are parsed while it is held.
+        assertTrue(addresses.size() <= 2, addresses.size() + " sets: the tensors released last are parsed into next, not the next slot's");
     }
 
     @Test
