@@ -57,7 +57,7 @@ final class Pipeline<T> {
     private final Parser<? super T> parser;
     private final RingBuffer<Slot> ring;
     /** The slots' tensors, taken by the parse workers and given back on release. */
-    private final OutputPool outputs;
+    private final OutputPool outputPool;
     private final Sequence consumed = new Sequence();
     private final Thread loadThread;
     /** The parse workers: worker {@code w} parses the slots of sequences {@code w, w + W, w + 2W, …}. */
@@ -96,7 +96,7 @@ final class Pipeline<T> {
         this.dataset = dataset;
         this.parser = parser;
         this.ring = RingBuffer.createSingleProducer(Slot::new, options.ringSize(), new BlockingWaitStrategy());
-        this.outputs = new OutputPool(specs, arena, options.ringSize());
+        this.outputPool = new OutputPool(specs, arena, options.ringSize());
         this.ring.addGatingSequences(consumed);
         int count = parseWorkers(options);
         List<ParseWorker> all = new ArrayList<>(count);
@@ -291,7 +291,7 @@ final class Pipeline<T> {
         long start = System.nanoTime();
         try {
             List<T> samples = (List<T>) slot.samples;
-            slot.outputs = outputs.take();
+            slot.outputs = outputPool.take();
             parser.parse(samples, new SlotView(slot, samples.size(), options.batchSize(), null), worker.loop);
             worker.batchesParsed++;
         } catch (Throwable t) {
@@ -368,7 +368,7 @@ final class Pipeline<T> {
         Slot slot = ring.get(sequence);
         slot.generation++;
         if (slot.outputs != null) {
-            outputs.give(slot.outputs);
+            outputPool.give(slot.outputs);
             slot.outputs = null;
         }
         consumed.set(sequence);

@@ -39,7 +39,7 @@ class OutputPoolTest {
                 Slot.Output[] set = pool.take();
                 assertEquals(parser.outputs(4), List.of(set).stream().map(Slot.Output::spec).toList());
                 for (Slot.Output o : set) {
-                    assertEquals(o.spec().isRagged() ? o.spec().valueCapacity() * 4 : o.spec().byteSize(), o.values().byteSize());
+                    assertEquals(o.spec().isRagged() ? o.spec().valueCapacity() * o.spec().dataType().byteSize() : o.spec().byteSize(), o.values().byteSize());
                     addresses.add(o.values().address());
                     if (o.offsets() != null) {
                         assertNotEquals(o.values().address(), o.offsets().address());
