@@ -129,6 +129,42 @@ class OFRecordParserDifferentialTest {
         assertTrue(accepted > 100 && rejected > 100, "accepted " + accepted + ", rejected " + rejected + "; seed " + seed);
     }
 
+    /**
+     * A parser that has read a record learns its layout and takes the next records of that
+     * layout (the same length and the same bytes around the lists) from it without a scan. Every
+     * copy of the record with one bit flipped, in its lists or around them, must still read as
+     * protobuf-java reads it.
+     */
+    @Test
+    void aParserThatLearnedARecordsLayoutReadsItsFlippedCopiesAsProtobufJavaDoes() {
+        long seed = 0x1A7007L;
+        Random random = new Random(seed);
+        int accepted = 0;
+        int rejected = 0;
+        for (int round = 0; round < 1000; round++) {
+            RandomRecords gen = new RandomRecords(random);
+            List<Column> columns = gen.schema();
+            Map<String, Values> features = gen.features(columns);
+            byte[] original = random.nextInt(4) == 0 ? gen.noisy(features) : RandomRecords.canonical(features);
+            OFRecordParser parser = new OFRecordParser(columns.stream().map(Column::decoder).toList());
+            try {
+                assertTrue(parsesAsProtobufJavaDoes(parser, original), "the original must read");
+                for (int flip = 0; flip < 8 && original.length > 0; flip++) {
+                    byte[] flipped = original.clone();
+                    flipped[random.nextInt(flipped.length)] ^= (byte) (1 << random.nextInt(8));
+                    if (parsesAsProtobufJavaDoes(parser, flipped)) {
+                        accepted++;
+                    } else {
+                        rejected++;
+                    }
+                }
+            } catch (AssertionError e) {
+                throw new AssertionError("round " + round + "; seed " + seed, e);
+            }
+        }
+        assertTrue(accepted > 1000 && rejected > 1000, "accepted " + accepted + ", rejected " + rejected + "; seed " + seed);
+    }
+
     /** {@link ParserChecks#agreesWithOracle} with protobuf-java's reading of an OFRecord and the decoders' oracle. */
     static boolean parsesAsProtobufJavaDoes(OFRecordParser parser, byte[] bytes) {
         OFRecord expected = protobuf(bytes);

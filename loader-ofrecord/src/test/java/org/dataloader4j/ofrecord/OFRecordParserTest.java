@@ -183,6 +183,32 @@ class OFRecordParserTest {
     }
 
     @Test
+    void recordsOfOneLayoutReadTheirOwnValuesEvenWhereTheBytesAroundThemMatch() {
+        // The same length and the same bytes around the lists, row after row: the parser takes
+        // the layout from the first row and only the values from each record.
+        OFRecordParser parser = OFRecordParser.of(IMAGES, LABELS);
+        try (TestBatch b = TestBatch.parse(parser,
+                canonical(Map.of("images", Features.floatFeature(1, 2, 3, 4), "labels", Features.int64Feature(7))),
+                canonical(Map.of("images", Features.floatFeature(5, 6, 7, 8), "labels", Features.int64Feature(9))),
+                canonical(Map.of("images", Features.floatFeature(-1, -2, -3, -4), "labels", Features.int64Feature(0))))) {
+            assertArrayEquals(new float[] {1, 2, 3, 4, 5, 6, 7, 8, -1, -2, -3, -4}, b.tensor("images").toFloatArray());
+            assertArrayEquals(new long[] {7, 9, 0}, b.tensor("labels").toLongArray());
+        }
+
+        // One unpacked varint, 16384 in three bytes, then two unpacked varints in the same three
+        // bytes: 5, a tag, 7. The bytes around them match, but only a scan finds the second tag.
+        OFRecordRawDecoder ragged = OFRecordRawDecoder.of("labels", Shape.of(4), DataType.INT64).withDim1VaryingLength();
+        byte[] one = record(entry("labels", feature(5, message().varint(1, 16384))));
+        byte[] two = record(entry("labels", feature(5, message().varint(1, 5).varint(1, 7))));
+        assertEquals(one.length, two.length);
+        OFRecordParser raggedParser = OFRecordParser.of(ragged);
+        try (TestBatch b = TestBatch.parse(raggedParser, one, two)) {
+            assertArrayEquals(new long[] {0, 1, 3}, b.ragged("labels").offsets().toLongArray());
+            assertArrayEquals(new long[] {16384, 5, 7}, b.ragged("labels").values().rows(0, 3).toLongArray());
+        }
+    }
+
+    @Test
     void aRaggedRowTooLongIsAnErrorNeverAnOverflowIntoTheNextRow() {
         OFRecordRawDecoder tokens = OFRecordRawDecoder.of("tokens", Shape.of(3), DataType.INT64).withDim1VaryingLength();
         byte[] longRow = canonical(Map.of("tokens", Features.int64Feature(1, 2, 3, 4, 5)));

@@ -156,6 +156,41 @@ class ExampleParserDifferentialTest {
         assertTrue(accepted > 500 && rejected > 500, "accepted " + accepted + ", rejected " + rejected);
     }
 
+    /**
+     * A parser that has read an Example learns its layout and takes the next records of that
+     * layout (the same length and the same bytes around the lists) from it without a scan. Every
+     * copy of the record with one bit flipped, in its lists or around them, must still read as
+     * protobuf-java reads it.
+     */
+    @Test
+    void aParserThatLearnedARecordsLayoutReadsItsFlippedCopiesAsProtobufJavaDoes() {
+        Random seeds = new Random(SEED ^ 0x1A7);
+        int accepted = 0;
+        int rejected = 0;
+        for (int round = 0; round < SINGLE_RECORDS / 2; round++) {
+            long seed = seeds.nextLong();
+            RandomExamples gen = new RandomExamples(new Random(seed));
+            ExampleParser parser = parser(gen, false);
+            Record r = gen.record(parser.features(), parser.featureLists());
+            byte[] original = gen.random().nextInt(4) == 0 ? new NoisyEncoder(gen).example(r) : RandomExamples.canonicalExample(r);
+            try {
+                parsesAsTheOracleSays(parser, original);
+                for (int flip = 0; flip < 8 && original.length > 0; flip++) {
+                    byte[] flipped = original.clone();
+                    flipped[gen.random().nextInt(flipped.length)] ^= (byte) (1 << gen.random().nextInt(8));
+                    if (parsesAsTheOracleSays(parser, flipped)) {
+                        accepted++;
+                    } else {
+                        rejected++;
+                    }
+                }
+            } catch (AssertionError e) {
+                throw new AssertionError("round " + round + "; seed " + seed, e);
+            }
+        }
+        assertTrue(accepted > 1000 && rejected > 1000, "accepted " + accepted + ", rejected " + rejected);
+    }
+
     /** {@link ParserChecks#agreesWithOracle} with protobuf-java's reading of the record and the specs' oracle. */
     static boolean parsesAsTheOracleSays(ExampleParser parser, byte[] bytes) {
         boolean parses = protobuf(bytes, parser.isSequenceExample()) != null;

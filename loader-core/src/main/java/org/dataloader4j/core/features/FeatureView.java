@@ -28,6 +28,8 @@ public final class FeatureView {
     private ListKind kind;
     private long[] bounds = new long[16];
     private int pieces;
+    /** Whether a piece is an unpacked varint, whose end its own bytes decide. */
+    private boolean unpackedVarint;
     /** Where {@link ValueCopier} decodes a chunk of varints before storing them. */
     private final long[] scratch = new long[256];
 
@@ -68,9 +70,23 @@ public final class FeatureView {
         readFeature(r);
     }
 
+    /**
+     * Sets this view to a Feature of {@code kind} whose values are the one piece
+     * {@code [start, end)}, or no piece if {@code start} is negative: what resolving a record laid
+     * out as a {@link RecordLayout} gives.
+     */
+    void set(ListKind kind, long start, long end) {
+        clear();
+        this.kind = kind;
+        if (start >= 0) {
+            add(start, end);
+        }
+    }
+
     private void clear() {
         kind = null;
         pieces = 0;
+        unpackedVarint = false;
     }
 
     private void readFeature(WireReader r) {
@@ -101,6 +117,7 @@ public final class FeatureView {
                 add(r.position(), r.position() + length);
                 r.skip(length);
             } else if (WireReader.wireType(tag) == k.valueWireType()) {
+                unpackedVarint |= k.valueWireType() == WireReader.VARINT;
                 long start = r.position();
                 r.skipField(tag);
                 add(start, r.position());
@@ -118,6 +135,15 @@ public final class FeatureView {
         bounds[2 * pieces] = start;
         bounds[2 * pieces + 1] = end;
         pieces++;
+    }
+
+    /**
+     * Whether every piece's bounds were read from the Feature's tags and lengths alone: true
+     * unless a piece is an unpacked varint, which ends where its own bytes say. A
+     * {@link RecordLayout} learns only such Features.
+     */
+    boolean boundsFromFraming() {
+        return !unpackedVarint;
     }
 
     /** This view's thread's room for decoded varints. */

@@ -11,6 +11,7 @@ import org.dataloader4j.core.features.FeatureSchema;
 import org.dataloader4j.core.features.FeatureView;
 import org.dataloader4j.core.features.ListKind;
 import org.dataloader4j.core.features.MapScanner;
+import org.dataloader4j.core.features.RecordLayout;
 import org.dataloader4j.core.features.TwoPassParse;
 import org.dataloader4j.core.features.ValueCopier;
 import org.dataloader4j.core.wire.WireFormatException;
@@ -40,12 +41,14 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
     private final FeatureView feature = new FeatureView(SCHEMA);
     private final long[] entryStart;
     private final long[] entryEnd;
+    private final RecordLayout layout;
 
     RowDecoder(Column[] columns, MapScanner scanner) {
         this.columns = columns;
         this.scanner = scanner;
         this.entryStart = new long[columns.length];
         this.entryEnd = new long[columns.length];
+        this.layout = new RecordLayout(columns.length);
     }
 
     /** Points this decoder at a batch: its samples and its outputs. */
@@ -58,15 +61,30 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
     @Override
     public void decode(int row) {
         RecordSlice record = samples.get(row);
-        reader.reset(record.source(), record.start(), record.end());
-        Arrays.fill(entryStart, -1);
-        try {
-            scanner.scan(reader, FEATURE_MAP, entryStart, entryEnd);
-        } catch (WireFormatException e) {
-            throw corrupt(record, e, null);
+        long start = record.start();
+        reader.reset(record.source(), start, record.end());
+        // A record laid out as the last one learned needs no scan: its entries and lists lie
+        // where that one's did.
+        boolean laidOut = layout.matches(record.source(), start, record.length());
+        boolean learn = !laidOut && layout.shouldLearn();
+        if (!laidOut) {
+            Arrays.fill(entryStart, -1);
+            try {
+                scanner.scan(reader, FEATURE_MAP, entryStart, entryEnd);
+            } catch (WireFormatException e) {
+                throw corrupt(record, e, null);
+            }
+            if (learn) {
+                layout.beginLearning();
+            }
         }
         for (int c = 0; c < columns.length; c++) {
-            decode(record, row, c, entryStart[c], entryEnd[c]);
+            long from = laidOut ? layout.entryStart(c, start) : entryStart[c];
+            long to = laidOut ? layout.entryEnd(c, start) : entryEnd[c];
+            decode(record, row, c, from, to, laidOut, learn);
+        }
+        if (learn) {
+            layout.endLearning(record.source(), start, record.length());
         }
     }
 
@@ -76,8 +94,12 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
      *
      * @throws CorruptDataException if the feature is malformed or does not fit the column
      */
-    private void decode(RecordSlice record, int row, int c, long entryStart, long entryEnd) {
+    private void decode(RecordSlice record, int row, int c, long entryStart, long entryEnd, boolean laidOut,
+                        boolean learn) {
         Column col = columns[c];
+        if (learn && entryStart < 0) {
+            layout.learnColumn(c, record.start(), entryStart, entryEnd, feature);
+        }
         if (entryStart < 0) {
             decodeMissing(record, row, c);
             return;
@@ -87,7 +109,14 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
         boolean copied = false;
         long count;
         try {
-            feature.resolveEntry(reader, entryStart, entryEnd);
+            if (laidOut) {
+                layout.resolve(c, record.start(), feature);
+            } else {
+                feature.resolveEntry(reader, entryStart, entryEnd);
+                if (learn) {
+                    layout.learnColumn(c, record.start(), entryStart, entryEnd, feature);
+                }
+            }
             if (checkedKind(record, col) == ListKind.BYTES) {
                 count = feature.end(0) - feature.start(0);
             } else if (col.ragged()) {

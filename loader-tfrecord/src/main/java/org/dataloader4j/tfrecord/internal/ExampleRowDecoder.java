@@ -11,6 +11,7 @@ import org.dataloader4j.core.features.BatchOutputs;
 import org.dataloader4j.core.features.FeatureSchema;
 import org.dataloader4j.core.features.FeatureView;
 import org.dataloader4j.core.features.ListKind;
+import org.dataloader4j.core.features.RecordLayout;
 import org.dataloader4j.core.features.TwoPassParse;
 import org.dataloader4j.core.features.ValueCopier;
 import org.dataloader4j.core.wire.WireFormatException;
@@ -46,6 +47,8 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
     private final long[] featureEnd;
     private final long[] listStart;
     private final long[] listEnd;
+    /** The layout of the records' features, or null where the spec has feature lists. */
+    private final RecordLayout layout;
     // The cursors of copyStrings: where the next byte and length go, and where the row ends.
     private long byteAt;
     private long byteEnd;
@@ -62,6 +65,7 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
         featureEnd = new long[features];
         listStart = new long[specColumns.length - features];
         listEnd = new long[specColumns.length - features];
+        layout = specColumns.length == features ? new RecordLayout(features) : null;
     }
 
     /** Points this decoder at a batch: its samples and its outputs. */
@@ -74,32 +78,70 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
     @Override
     public void decode(int row) {
         RecordSlice record = samples.get(row);
-        reader.reset(record.source(), record.start(), record.end());
-        try {
-            locator.locate(reader, featureStart, featureEnd, listStart, listEnd);
-        } catch (WireFormatException e) {
-            throw corrupt(record, e, null);
+        long start = record.start();
+        reader.reset(record.source(), start, record.end());
+        // A record laid out as the last one learned needs no scan: its entries and lists lie
+        // where that one's did.
+        boolean laidOut = layout != null && layout.matches(record.source(), start, record.length());
+        boolean learn = !laidOut && layout != null && layout.shouldLearn();
+        if (!laidOut) {
+            try {
+                locator.locate(reader, featureStart, featureEnd, listStart, listEnd);
+            } catch (WireFormatException e) {
+                throw corrupt(record, e, null);
+            }
+            if (learn) {
+                layout.beginLearning();
+            }
         }
         for (int s = 0; s < features; s++) {
-            decodeFeature(record, row, specColumns[s], featureStart[s], featureEnd[s]);
+            long from = laidOut ? layout.entryStart(s, start) : featureStart[s];
+            long to = laidOut ? layout.entryEnd(s, start) : featureEnd[s];
+            decodeFeature(record, row, s, from, to, laidOut, learn);
+        }
+        if (learn) {
+            layout.endLearning(record.source(), start, record.length());
         }
         for (int s = features; s < specColumns.length; s++) {
             decodeList(record, row, specColumns[s], listStart[s - features], listEnd[s - features]);
         }
     }
 
-    /** Column {@code c} of {@code row} from the map entry {@code [start, end)}, or its absence (-1). */
-    private void decodeFeature(RecordSlice record, int row, int c, long start, long end) {
+    /**
+     * Resolves feature {@code s}'s map entry {@code [start, end)} into {@link #feature}: from the
+     * layout if the record is {@code laidOut}, else from the record, noting it if {@code learn}.
+     */
+    private void resolve(RecordSlice record, int s, long start, long end, boolean laidOut, boolean learn) {
+        if (laidOut) {
+            layout.resolve(s, record.start(), feature);
+            return;
+        }
+        feature.resolveEntry(reader, start, end);
+        if (learn) {
+            layout.learnColumn(s, record.start(), start, end, feature);
+        }
+    }
+
+    /**
+     * Feature {@code s}'s column of {@code row} from the map entry {@code [start, end)}, or its
+     * absence (-1); see {@link #resolve} for {@code laidOut} and {@code learn}.
+     */
+    private void decodeFeature(RecordSlice record, int row, int s, long start, long end, boolean laidOut,
+                               boolean learn) {
+        int c = specColumns[s];
         FeatureColumn col = columns[c];
+        if (learn && start < 0) {
+            layout.learnColumn(s, record.start(), start, end, feature);
+        }
         if (col.role() == Role.VAR_BYTES) {
-            decodeStrings(record, row, c, start, end);
+            decodeStrings(record, row, s, start, end, laidOut, learn);
             return;
         }
         long count = -1;
         boolean copied = false;
         if (start >= 0) {
             try {
-                feature.resolveEntry(reader, start, end);
+                resolve(record, s, start, end, laidOut, learn);
                 ListKind kind = rules.kind(record, col, -1);
                 if (col.role() == Role.FIXED && kind != null && kind != ListKind.BYTES) {
                     // Counted, checked and copied in one walk: a packed varint list's bytes would
@@ -129,14 +171,19 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
         }
     }
 
-    /** A {@code VarLenBytesFeature}'s columns {@code c} (bytes) and {@code c + 1} (lengths) of {@code row}. */
-    private void decodeStrings(RecordSlice record, int row, int c, long start, long end) {
+    /**
+     * A {@code VarLenBytesFeature}'s columns (bytes, then lengths) of {@code row}, for feature
+     * {@code s}.
+     */
+    private void decodeStrings(RecordSlice record, int row, int s, long start, long end, boolean laidOut,
+                               boolean learn) {
+        int c = specColumns[s];
         FeatureColumn col = columns[c];
         long strings = 0;
         long bytes = 0;
         if (start >= 0) {
             try {
-                feature.resolveEntry(reader, start, end);
+                resolve(record, s, start, end, laidOut, learn);
             } catch (WireFormatException e) {
                 throw corrupt(record, e, "feature " + col.name());
             }

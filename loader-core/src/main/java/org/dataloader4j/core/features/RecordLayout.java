@@ -1,0 +1,236 @@
+package org.dataloader4j.core.features;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+/**
+ * The layout of the last record a decoder learned: where each column's map entry and list lay,
+ * and every other byte of the record. A record of the same length whose other bytes are the same
+ * is laid out the same way, so a decoder can take the entries and lists from here instead of
+ * scanning the record for them.
+ *
+ * <p>Why that holds: a {@link MapScanner} and a {@link FeatureView} read a record's tags, lengths
+ * and keys, and step over a packed list or a byte string by its length and over a fixed-width
+ * value by its width; they never read the values inside a learned list. So two records of the
+ * same length that differ only inside those lists are read alike, and their entries and lists
+ * lie at the same offsets. Everything else, unknown fields and other features included, is
+ * compared byte for byte. The values themselves are not taken from here: the caller still counts,
+ * checks and copies them from the record, so a malformed varint fails as before.
+ *
+ * <p>Only a layout whose lists are each at most one piece, none an unpacked varint (whose end its
+ * own bytes decide), is learned, and only while the bytes around the lists are few (at most
+ * {@value #MAX_FRAME_BYTES}). A decoder learns again after {@value #RELEARN_AFTER} records in a
+ * row do not match; each time a learned layout (or a failed try) matched nothing, that run
+ * doubles, up to {@value #MAX_RELEARN_AFTER}. So a dataset whose records all differ (token lists
+ * of varying length) costs about one length compare per record.
+ *
+ * <p>Holds one thread's state; one instance per decoder.
+ */
+public final class RecordLayout {
+    /** The most bytes outside the lists that a layout compares. */
+    public static final int MAX_FRAME_BYTES = 512;
+    /** Records in a row that do not match before the next one is learned, at first. */
+    public static final int RELEARN_AFTER = 64;
+    /** The most records in a row that do not match before the next one is learned. */
+    public static final int MAX_RELEARN_AFTER = 1 << 16;
+
+    private final int columns;
+    /** The learned record's length, or -1 before a layout is learned. */
+    private long length = -1;
+    private final long[] entryStart;
+    private final long[] entryEnd;
+    private final ListKind[] kind;
+    private final long[] pieceStart;
+    private final long[] pieceEnd;
+    /** Bounds of the runs of bytes outside the lists, relative to the record's start. */
+    private final long[] gaps;
+    private int gapCount;
+    /** The learned record's bytes outside its lists, run after run. */
+    private final byte[] frame = new byte[MAX_FRAME_BYTES];
+    private final MemorySegment frameSegment = MemorySegment.ofArray(frame);
+    /** Misses in a row that make the next record learned: doubled each time a layout matched nothing. */
+    private int relearnAfter = RELEARN_AFTER;
+    /** Records in a row that did not match; the first record is learned. */
+    private int misses = RELEARN_AFTER;
+    private boolean learnedBefore;
+    private boolean matchedSinceLearned;
+
+    // Learning: what the decoder has found in the current record.
+    private boolean learnable;
+    private final long[] sortedStart;
+    private final long[] sortedEnd;
+
+    /** A layout of {@code columns} columns. */
+    public RecordLayout(int columns) {
+        this.columns = columns;
+        entryStart = new long[columns];
+        entryEnd = new long[columns];
+        kind = new ListKind[columns];
+        pieceStart = new long[columns];
+        pieceEnd = new long[columns];
+        gaps = new long[2 * (columns + 1)];
+        sortedStart = new long[columns];
+        sortedEnd = new long[columns];
+    }
+
+    /**
+     * Whether the record {@code [start, start + recordLength)} of {@code record} is laid out as
+     * the learned one: its length and every byte outside the learned lists the same.
+     */
+    public boolean matches(MemorySegment record, long start, long recordLength) {
+        if (recordLength != length) {
+            misses++;
+            return false;
+        }
+        int f = 0;
+        for (int g = 0; g < gapCount; g++) {
+            long from = gaps[2 * g];
+            long n = gaps[2 * g + 1] - from;
+            if (MemorySegment.mismatch(record, start + from, start + from + n, frameSegment, f, f + n) != -1) {
+                misses++;
+                return false;
+            }
+            f += (int) n;
+        }
+        misses = 0;
+        matchedSinceLearned = true;
+        relearnAfter = RELEARN_AFTER;
+        return true;
+    }
+
+    /** Whether a decoder that found no match should learn the record it now decodes. */
+    public boolean shouldLearn() {
+        return misses >= relearnAfter;
+    }
+
+    /**
+     * Starts learning a record, forgetting the layout learned before: columns are then
+     * {@linkplain #learnColumn noted} one by one, and {@link #endLearning} keeps the layout if
+     * the record decoded without error.
+     */
+    public void beginLearning() {
+        if (learnedBefore && !matchedSinceLearned) {
+            relearnAfter = Math.min(2 * relearnAfter, MAX_RELEARN_AFTER);
+        }
+        learnedBefore = true;
+        matchedSinceLearned = false;
+        length = -1;
+        misses = 0;
+        learnable = true;
+    }
+
+    /**
+     * Notes column {@code c} of the record being learned: its entry's bounds (-1 if absent, and
+     * then {@code f} is not read) and its resolved feature, relative to the record's
+     * {@code start}. A feature of more than one piece, or of an unpacked varint, makes the record
+     * one that is not learned.
+     */
+    public void learnColumn(int c, long start, long entryStart, long entryEnd, FeatureView f) {
+        if (!learnable) {
+            return;
+        }
+        if (entryStart < 0) {
+            this.entryStart[c] = -1;
+            this.entryEnd[c] = -1;
+            kind[c] = null;
+            pieceStart[c] = pieceEnd[c] = -1;
+            return;
+        }
+        if (f.pieces() > 1 || !f.boundsFromFraming()) {
+            learnable = false;
+            return;
+        }
+        this.entryStart[c] = entryStart - start;
+        this.entryEnd[c] = entryEnd - start;
+        kind[c] = f.kind();
+        if (f.pieces() == 1) {
+            pieceStart[c] = f.start(0) - start;
+            pieceEnd[c] = f.end(0) - start;
+        } else {
+            pieceStart[c] = pieceEnd[c] = -1;
+        }
+    }
+
+    /**
+     * Ends learning the record {@code [start, start + recordLength)} of {@code record}, whose
+     * columns have all been noted and decoded without error: from now on records are matched
+     * against it. Keeps the layout learned before if this record's cannot be learned.
+     */
+    public void endLearning(MemorySegment record, long start, long recordLength) {
+        if (!learnable) {
+            return;
+        }
+        learnable = false;
+        int n = 0;
+        for (int c = 0; c < columns; c++) {
+            if (pieceStart[c] >= 0) {
+                sortedStart[n] = pieceStart[c];
+                sortedEnd[n] = pieceEnd[c];
+                n++;
+            }
+        }
+        sortPieces(n);
+        int g = 0;
+        long at = 0;
+        long frameBytes = 0;
+        for (int i = 0; i <= n; i++) {
+            long to = i < n ? sortedStart[i] : recordLength;
+            if (to > at) {
+                frameBytes += to - at;
+                if (frameBytes > MAX_FRAME_BYTES) {
+                    return;
+                }
+                gaps[2 * g] = at;
+                gaps[2 * g + 1] = to;
+                g++;
+            }
+            if (i < n) {
+                at = sortedEnd[i];
+            }
+        }
+        int f = 0;
+        for (int i = 0; i < g; i++) {
+            long from = gaps[2 * i];
+            int len = (int) (gaps[2 * i + 1] - from);
+            MemorySegment.copy(record, start + from, frameSegment, f, len);
+            f += len;
+        }
+        gapCount = g;
+        length = recordLength;
+    }
+
+    private void sortPieces(int n) {
+        for (int i = 1; i < n; i++) {
+            long s = sortedStart[i];
+            long e = sortedEnd[i];
+            int j = i - 1;
+            while (j >= 0 && sortedStart[j] > s) {
+                sortedStart[j + 1] = sortedStart[j];
+                sortedEnd[j + 1] = sortedEnd[j];
+                j--;
+            }
+            sortedStart[j + 1] = s;
+            sortedEnd[j + 1] = e;
+        }
+    }
+
+    /** Column {@code c}'s entry start in a matching record at {@code start}, or -1 if absent. */
+    public long entryStart(int c, long start) {
+        return entryStart[c] < 0 ? -1 : start + entryStart[c];
+    }
+
+    /** Column {@code c}'s entry end in a matching record at {@code start}, or -1 if absent. */
+    public long entryEnd(int c, long start) {
+        return entryEnd[c] < 0 ? -1 : start + entryEnd[c];
+    }
+
+    /** Sets {@code f} to column {@code c}'s feature in a matching record at {@code start}. */
+    public void resolve(int c, long start, FeatureView f) {
+        f.set(kind[c], pieceStart[c] < 0 ? -1 : start + pieceStart[c], start + pieceEnd[c]);
+    }
+
+    @Override
+    public String toString() {
+        return "RecordLayout[length=" + length + ", gaps=" + Arrays.toString(Arrays.copyOf(gaps, 2 * gapCount)) + "]";
+    }
+}
