@@ -150,8 +150,7 @@ class OFRecordParserDifferentialTest {
             try {
                 assertTrue(parsesAsProtobufJavaDoes(parser, original), "the original must read");
                 for (int flip = 0; flip < 8 && original.length > 0; flip++) {
-                    byte[] flipped = original.clone();
-                    flipped[random.nextInt(flipped.length)] ^= (byte) (1 << random.nextInt(8));
+                    byte[] flipped = ByteMutations.flipBit(random, original);
                     if (parsesAsProtobufJavaDoes(parser, flipped)) {
                         accepted++;
                     } else {

@@ -176,8 +176,7 @@ class ExampleParserDifferentialTest {
             try {
                 parsesAsTheOracleSays(parser, original);
                 for (int flip = 0; flip < 8 && original.length > 0; flip++) {
-                    byte[] flipped = original.clone();
-                    flipped[gen.random().nextInt(flipped.length)] ^= (byte) (1 << gen.random().nextInt(8));
+                    byte[] flipped = ByteMutations.flipBit(gen.random(), original);
                     if (parsesAsTheOracleSays(parser, flipped)) {
                         accepted++;
                     } else {

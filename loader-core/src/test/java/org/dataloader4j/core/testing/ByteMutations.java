@@ -8,6 +8,17 @@ public final class ByteMutations {
     private ByteMutations() {
     }
 
+    /** A copy of {@code bytes} (not empty) with one bit flipped, at a random place. */
+    public static byte[] flipBit(Random random, byte[] bytes) {
+        return flip(random, bytes, random.nextInt(bytes.length));
+    }
+
+    private static byte[] flip(Random random, byte[] bytes, int at) {
+        byte[] b = bytes.clone();
+        b[at] ^= (byte) (1 << random.nextInt(8));
+        return b;
+    }
+
     /** A byte flipped, the record cut short, a byte inserted or a run of bytes repeated. */
     public static byte[] mutate(Random random, byte[] bytes) {
         if (bytes.length == 0) {
@@ -15,11 +26,7 @@ public final class ByteMutations {
         }
         int at = random.nextInt(bytes.length);
         return switch (random.nextInt(4)) {
-            case 0 -> {
-                byte[] b = bytes.clone();
-                b[at] ^= (byte) (1 << random.nextInt(8));
-                yield b;
-            }
+            case 0 -> flip(random, bytes, at);
             case 1 -> Arrays.copyOf(bytes, at);
             case 2 -> {
                 byte[] b = new byte[bytes.length + 1];
