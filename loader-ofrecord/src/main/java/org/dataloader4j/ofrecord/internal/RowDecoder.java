@@ -90,7 +90,9 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
 
     /**
      * Decodes column {@code c} of {@code row} from the record's map entry
-     * {@code [entryStart, entryEnd)}, or from its absence if {@code entryStart} is -1.
+     * {@code [entryStart, entryEnd)}, or from its absence if {@code entryStart} is -1. The
+     * Feature is taken from the layout if the record is {@code laidOut}, else resolved from the
+     * record and, if {@code learn}, noted in the layout.
      *
      * @throws CorruptDataException if the feature is malformed or does not fit the column
      */
