@@ -1,7 +1,7 @@
 package org.dataloader4j.core.features;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
+import org.dataloader4j.core.wire.WireReader;
 
 /**
  * The layout of the last record a decoder learned: where each column's map entry and list lay,
@@ -34,7 +34,6 @@ public final class RecordLayout {
     /** The most records in a row that do not match before the next one is learned. */
     public static final int MAX_RELEARN_AFTER = 1 << 16;
 
-    private final int columns;
     /** The learned record's length, or -1 before a layout is learned. */
     private long length = -1;
     private final long[] entryStart;
@@ -55,14 +54,15 @@ public final class RecordLayout {
     private boolean learnedBefore;
     private boolean matchedSinceLearned;
 
-    // Learning: what the decoder has found in the current record.
+    // Learning: whether the current record's columns are being noted. A record that fails to
+    // decode leaves this set until the next beginLearning, harmlessly: with no length learned,
+    // nothing noted is matched against.
     private boolean learnable;
     private final long[] sortedStart;
     private final long[] sortedEnd;
 
     /** A layout of {@code columns} columns. */
     public RecordLayout(int columns) {
-        this.columns = columns;
         entryStart = new long[columns];
         entryEnd = new long[columns];
         kind = new ListKind[columns];
@@ -104,9 +104,9 @@ public final class RecordLayout {
     }
 
     /**
-     * Starts learning a record, forgetting the layout learned before: columns are then
-     * {@linkplain #learnColumn noted} one by one, and {@link #endLearning} keeps the layout if
-     * the record decoded without error.
+     * Starts learning a record, forgetting the layout learned before: its columns are then noted
+     * one by one as they are {@linkplain #resolve resolved} (or found {@linkplain #noteMissing
+     * missing}), and {@link #endLearning} keeps the layout if the record decoded without error.
      */
     public void beginLearning() {
         if (learnedBefore && !matchedSinceLearned) {
@@ -119,33 +119,44 @@ public final class RecordLayout {
         learnable = true;
     }
 
-    /**
-     * Notes column {@code c} of the record being learned: its entry's bounds (-1 if absent, and
-     * then {@code f} is not read) and its resolved feature, relative to the record's
-     * {@code start}. A feature of more than one piece, or of an unpacked varint, makes the record
-     * one that is not learned.
-     */
-    public void learnColumn(int c, long start, long entryStart, long entryEnd, FeatureView f) {
-        if (!learnable) {
-            return;
-        }
-        if (entryStart < 0) {
-            this.entryStart[c] = -1;
-            this.entryEnd[c] = -1;
+    /** Notes that column {@code c} of the record being learned has no entry; nothing outside learning. */
+    public void noteMissing(int c) {
+        if (learnable) {
+            entryStart[c] = entryEnd[c] = -1;
             kind[c] = null;
             pieceStart[c] = pieceEnd[c] = -1;
+        }
+    }
+
+    /**
+     * Resolves column {@code c}'s map entry {@code [entryStart, entryEnd)} of the record at
+     * {@code recordStart} of {@code r}'s segment into {@code f}: from this layout if the record
+     * {@linkplain #matches matched} ({@code laidOut}), else from the record, noting it if the
+     * record is being learned. A feature of more than one piece, or of an unpacked varint, makes
+     * the record one that is not learned.
+     *
+     * @throws org.dataloader4j.core.wire.WireFormatException if the entry or its Feature is malformed
+     */
+    public void resolve(int c, long recordStart, long entryStart, long entryEnd, boolean laidOut, WireReader r,
+                        FeatureView f) {
+        if (laidOut) {
+            f.set(kind[c], pieceStart[c] < 0 ? -1 : recordStart + pieceStart[c], recordStart + pieceEnd[c]);
+            return;
+        }
+        f.resolveEntry(r, entryStart, entryEnd);
+        if (!learnable) {
             return;
         }
         if (f.pieces() > 1 || !f.boundsFromFraming()) {
             learnable = false;
             return;
         }
-        this.entryStart[c] = entryStart - start;
-        this.entryEnd[c] = entryEnd - start;
+        this.entryStart[c] = entryStart - recordStart;
+        this.entryEnd[c] = entryEnd - recordStart;
         kind[c] = f.kind();
         if (f.pieces() == 1) {
-            pieceStart[c] = f.start(0) - start;
-            pieceEnd[c] = f.end(0) - start;
+            pieceStart[c] = f.start(0) - recordStart;
+            pieceEnd[c] = f.end(0) - recordStart;
         } else {
             pieceStart[c] = pieceEnd[c] = -1;
         }
@@ -162,7 +173,7 @@ public final class RecordLayout {
         }
         learnable = false;
         int n = 0;
-        for (int c = 0; c < columns; c++) {
+        for (int c = 0; c < pieceStart.length; c++) {
             if (pieceStart[c] >= 0) {
                 sortedStart[n] = pieceStart[c];
                 sortedEnd[n] = pieceEnd[c];
@@ -222,15 +233,5 @@ public final class RecordLayout {
     /** Column {@code c}'s entry end in a matching record at {@code start}, or -1 if absent. */
     public long entryEnd(int c, long start) {
         return entryEnd[c] < 0 ? -1 : start + entryEnd[c];
-    }
-
-    /** Sets {@code f} to column {@code c}'s feature in a matching record at {@code start}. */
-    public void resolve(int c, long start, FeatureView f) {
-        f.set(kind[c], pieceStart[c] < 0 ? -1 : start + pieceStart[c], start + pieceEnd[c]);
-    }
-
-    @Override
-    public String toString() {
-        return "RecordLayout[length=" + length + ", gaps=" + Arrays.toString(Arrays.copyOf(gaps, 2 * gapCount)) + "]";
     }
 }

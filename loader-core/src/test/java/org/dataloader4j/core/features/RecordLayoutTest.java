@@ -77,9 +77,10 @@ class RecordLayoutTest {
         layout.beginLearning();
         for (int c = 0; c < KEYS.size(); c++) {
             if (start[c] >= 0) {
-                f.resolveEntry(r, start[c], end[c]);
+                layout.resolve(c, at, start[c], end[c], false, r, f);
+            } else {
+                layout.noteMissing(c);
             }
-            layout.learnColumn(c, at, start[c], end[c], f);
         }
         layout.endLearning(source, at, length);
     }
@@ -134,7 +135,7 @@ class RecordLayoutTest {
             assertEquals(start[c], layout.entryStart(c, 40));
             assertEquals(end[c], layout.entryEnd(c, 40));
             scanned.resolveEntry(r, start[c], end[c]);
-            layout.resolve(c, 40, fromLayout);
+            layout.resolve(c, 40, -1, -1, true, r, fromLayout);
             assertEquals(scanned.kind(), fromLayout.kind());
             assertEquals(1, fromLayout.pieces());
             assertEquals(scanned.start(0), fromLayout.start(0));

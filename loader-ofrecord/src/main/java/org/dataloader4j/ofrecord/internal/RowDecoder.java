@@ -81,7 +81,7 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
         for (int c = 0; c < columns.length; c++) {
             long from = laidOut ? layout.entryStart(c, start) : entryStart[c];
             long to = laidOut ? layout.entryEnd(c, start) : entryEnd[c];
-            decode(record, row, c, from, to, laidOut, learn);
+            decode(record, row, c, from, to, laidOut);
         }
         if (learn) {
             layout.endLearning(record.source(), start, record.length());
@@ -92,17 +92,14 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
      * Decodes column {@code c} of {@code row} from the record's map entry
      * {@code [entryStart, entryEnd)}, or from its absence if {@code entryStart} is -1. The
      * Feature is taken from the layout if the record is {@code laidOut}, else resolved from the
-     * record and, if {@code learn}, noted in the layout.
+     * record (and noted, if the layout is learning it).
      *
      * @throws CorruptDataException if the feature is malformed or does not fit the column
      */
-    private void decode(RecordSlice record, int row, int c, long entryStart, long entryEnd, boolean laidOut,
-                        boolean learn) {
+    private void decode(RecordSlice record, int row, int c, long entryStart, long entryEnd, boolean laidOut) {
         Column col = columns[c];
-        if (learn && entryStart < 0) {
-            layout.learnColumn(c, record.start(), entryStart, entryEnd, feature);
-        }
         if (entryStart < 0) {
+            layout.noteMissing(c);
             decodeMissing(record, row, c);
             return;
         }
@@ -111,14 +108,7 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
         boolean copied = false;
         long count;
         try {
-            if (laidOut) {
-                layout.resolve(c, record.start(), feature);
-            } else {
-                feature.resolveEntry(reader, entryStart, entryEnd);
-                if (learn) {
-                    layout.learnColumn(c, record.start(), entryStart, entryEnd, feature);
-                }
-            }
+            layout.resolve(c, record.start(), entryStart, entryEnd, laidOut, reader, feature);
             if (checkedKind(record, col) == ListKind.BYTES) {
                 count = feature.end(0) - feature.start(0);
             } else if (col.ragged()) {

@@ -97,7 +97,7 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
         for (int s = 0; s < features; s++) {
             long from = laidOut ? layout.entryStart(s, start) : featureStart[s];
             long to = laidOut ? layout.entryEnd(s, start) : featureEnd[s];
-            decodeFeature(record, row, s, from, to, laidOut, learn);
+            decodeFeature(record, row, s, from, to, laidOut);
         }
         if (learn) {
             layout.endLearning(record.source(), start, record.length());
@@ -109,39 +109,36 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
 
     /**
      * Resolves feature {@code s}'s map entry {@code [start, end)} into {@link #feature}: from the
-     * layout if the record is {@code laidOut}, else from the record, noting it if {@code learn}.
+     * layout if the record is {@code laidOut}, else from the record; without a layout (a spec
+     * with feature lists), always from the record.
      */
-    private void resolve(RecordSlice record, int s, long start, long end, boolean laidOut, boolean learn) {
-        if (laidOut) {
-            layout.resolve(s, record.start(), feature);
-            return;
-        }
-        feature.resolveEntry(reader, start, end);
-        if (learn) {
-            layout.learnColumn(s, record.start(), start, end, feature);
+    private void resolve(RecordSlice record, int s, long start, long end, boolean laidOut) {
+        if (layout == null) {
+            feature.resolveEntry(reader, start, end);
+        } else {
+            layout.resolve(s, record.start(), start, end, laidOut, reader, feature);
         }
     }
 
     /**
      * Feature {@code s}'s column of {@code row} from the map entry {@code [start, end)}, or its
-     * absence (-1); see {@link #resolve} for {@code laidOut} and {@code learn}.
+     * absence (-1); see {@link #resolve} for {@code laidOut}.
      */
-    private void decodeFeature(RecordSlice record, int row, int s, long start, long end, boolean laidOut,
-                               boolean learn) {
+    private void decodeFeature(RecordSlice record, int row, int s, long start, long end, boolean laidOut) {
         int c = specColumns[s];
         FeatureColumn col = columns[c];
-        if (learn && start < 0) {
-            layout.learnColumn(s, record.start(), start, end, feature);
+        if (start < 0 && layout != null) {
+            layout.noteMissing(s);
         }
         if (col.role() == Role.VAR_BYTES) {
-            decodeStrings(record, row, s, start, end, laidOut, learn);
+            decodeStrings(record, row, s, start, end, laidOut);
             return;
         }
         long count = -1;
         boolean copied = false;
         if (start >= 0) {
             try {
-                resolve(record, s, start, end, laidOut, learn);
+                resolve(record, s, start, end, laidOut);
                 ListKind kind = rules.kind(record, col, -1);
                 if (col.role() == Role.FIXED && kind != null && kind != ListKind.BYTES) {
                     // Counted, checked and copied in one walk: a packed varint list's bytes would
@@ -175,15 +172,14 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
      * A {@code VarLenBytesFeature}'s columns (bytes, then lengths) of {@code row}, for feature
      * {@code s}.
      */
-    private void decodeStrings(RecordSlice record, int row, int s, long start, long end, boolean laidOut,
-                               boolean learn) {
+    private void decodeStrings(RecordSlice record, int row, int s, long start, long end, boolean laidOut) {
         int c = specColumns[s];
         FeatureColumn col = columns[c];
         long strings = 0;
         long bytes = 0;
         if (start >= 0) {
             try {
-                resolve(record, s, start, end, laidOut, learn);
+                resolve(record, s, start, end, laidOut);
             } catch (WireFormatException e) {
                 throw corrupt(record, e, "feature " + col.name());
             }
