@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.function.ToLongFunction;
 
 /**
  * Runs dataloader4j and its peers back to back over the same generated datasets, each system
@@ -23,8 +25,9 @@ import java.util.Locale;
  * where MB is 10^6 bytes of record payload and the figures are the median of the timed passes,
  * after the warm-up passes, with the files in the page cache. A {@code DETAIL} line follows with
  * the time to the first batch, the steady-state heap allocation per record of the pipeline's
- * threads, the collector's pauses during the timed passes, and every pass's time. A system that
- * cannot run here prints {@code RESULT <system> <dataset> unavailable …} with the reason.
+ * threads, the collector's pauses during the timed passes, and every pass's time. For
+ * dataloader4j with a reader built per pass, a {@code STAGES} line then splits a pass (medians):
+ * the reader's build and close, and its counters of the parse workers and the load thread. A system that cannot run here prints {@code RESULT <system> <dataset> unavailable …} with the reason.
  *
  * <p>Usage (see {@link CompareOptions} for every option and its default):
  * <pre>
@@ -94,8 +97,8 @@ public final class Compare {
 
     /**
      * Runs {@code system} over {@code dataset}, every thread count, in a new JVM with this one's
-     * options and class path, and copies its {@code RESULT} and {@code DETAIL} lines to
-     * {@code out}, then a line {@code FORK <system> <dataset> pid=<n> exit=<n>}; its standard
+     * options and class path, and copies its {@code RESULT}, {@code DETAIL} and {@code STAGES}
+     * lines to {@code out}, then a line {@code FORK <system> <dataset> pid=<n> exit=<n>}; its standard
      * error is this one's. Returns false if it failed.
      */
     private static boolean runForked(String system, CompareDataset dataset, CompareOptions options, PrintStream out)
@@ -115,7 +118,7 @@ public final class Compare {
         int exit;
         try (BufferedReader lines = child.inputReader(StandardCharsets.UTF_8)) {
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                if (line.startsWith("RESULT ") || line.startsWith("DETAIL ")) {
+                if (line.startsWith("RESULT ") || line.startsWith("DETAIL ") || line.startsWith("STAGES ")) {
                     out.println(line);
                     reported |= line.startsWith("RESULT ");
                 }
@@ -176,8 +179,21 @@ public final class Compare {
                 alloc.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(alloc)),
                 gc.count(), gc.totalMillis(), gc.maxMillis(),
                 String.join(",", passes.stream().map(p -> String.format(Locale.ROOT, "%.3f", seconds(p.nanos()))).toList()));
+        List<Stages> stages = passes.stream().map(Pass::stages).filter(Objects::nonNull).toList();
+        if (!stages.isEmpty()) {
+            out.printf(Locale.ROOT, "STAGES %s %s threads=%d build_ms=%s close_ms=%s parse_ms=%s load_ms=%s load_wait_ms=%s%n",
+                    system.name(), id, threads, medianMillis(stages, Stages::buildNanos), medianMillis(stages, Stages::closeNanos),
+                    medianMillis(stages, Stages::parseNanos), medianMillis(stages, Stages::loadNanos),
+                    medianMillis(stages, Stages::loadWaitNanos));
+        }
         out.flush();
         return true;
+    }
+
+    /** The median of {@code stage} over {@code stages} in milliseconds, or {@code n/a} where no pass measured it. */
+    private static String medianMillis(List<Stages> stages, ToLongFunction<Stages> stage) {
+        long[] nanos = stages.stream().mapToLong(stage).filter(n -> n >= 0).toArray();
+        return nanos.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(nanos) / 1e6);
     }
 
     /** A pass delivers every record once; one that goes on reading across passes, less than a batch more. */

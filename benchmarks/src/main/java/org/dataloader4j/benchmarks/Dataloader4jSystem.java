@@ -5,6 +5,7 @@ import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.core.reader.ReaderMetrics;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.ofrecord.OFRecordRawDecoder;
 import org.dataloader4j.ofrecord.OFRecordReader;
@@ -18,6 +19,11 @@ import org.dataloader4j.tfrecord.TFRecordReader;
  * which unmaps the files, as mmap-copy's pass includes unmapping its own), or with
  * {@link Settings#reuse()} built once, over endless epochs, each pass taking the next batches
  * until it has the dataset's record count (as a training loop's epochs through one reader do).
+ *
+ * <p>A pass that builds its reader also reports its {@link Stages}: the build and the close, and
+ * the reader's own counters of its parse workers and load thread. A kept reader's passes do not:
+ * its counters add up each wait and parse when it ends, so a pass would count the end of one that
+ * began before it.
  *
  * <p>Steady-state allocation is measured over the reader's threads ({@code <name>-load},
  * {@code <name>-parse-N}) and the consumer's: between the first batch and a batch far enough
@@ -72,11 +78,18 @@ final class Dataloader4jSystem implements ComparedSystem {
             @Override
             public Pass pass() {
                 long start = System.nanoTime();
+                long built;
+                long closing;
                 Pass pass;
+                ReaderMetrics counted;
                 try (DataReader reader = build(data, threads, settings, 1)) {
+                    built = System.nanoTime();
                     pass = consume(reader, start, true, Long.MAX_VALUE, lateMark);
+                    counted = reader.metrics();
+                    closing = System.nanoTime();
                 }
-                return pass.endedAt(System.nanoTime() - start);
+                long end = System.nanoTime();
+                return pass.endedAt(end - start).withStages(Stages.ofReader(built - start, end - closing, counted));
             }
 
             @Override

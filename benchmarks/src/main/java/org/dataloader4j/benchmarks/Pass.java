@@ -12,8 +12,15 @@ package org.dataloader4j.benchmarks;
  * @param allocatedBytes   heap bytes the pipeline's threads allocated over {@code allocatedRecords}
  *                         records, or -1 where not measured
  * @param allocatedRecords the records over which {@code allocatedBytes} was measured
+ * @param stages           where a dataloader4j pass went, or null where not measured
  */
-public record Pass(long records, long nanos, long firstBatchNanos, long allocatedBytes, long allocatedRecords) {
+public record Pass(long records, long nanos, long firstBatchNanos, long allocatedBytes, long allocatedRecords,
+                   Stages stages) {
+
+    /** A pass that measured no stages. */
+    public Pass(long records, long nanos, long firstBatchNanos, long allocatedBytes, long allocatedRecords) {
+        this(records, nanos, firstBatchNanos, allocatedBytes, allocatedRecords, null);
+    }
 
     /** A pass that measured only records and time. */
     public static Pass of(long records, long nanos) {
@@ -22,7 +29,12 @@ public record Pass(long records, long nanos, long firstBatchNanos, long allocate
 
     /** This pass with its wall time ending {@code nanos} after its start instead. */
     public Pass endedAt(long nanos) {
-        return new Pass(records, nanos, firstBatchNanos, allocatedBytes, allocatedRecords);
+        return new Pass(records, nanos, firstBatchNanos, allocatedBytes, allocatedRecords, stages);
+    }
+
+    /** This pass with {@code stages}. */
+    public Pass withStages(Stages stages) {
+        return new Pass(records, nanos, firstBatchNanos, allocatedBytes, allocatedRecords, stages);
     }
 
     /** Heap bytes allocated per record, or NaN where not measured. */

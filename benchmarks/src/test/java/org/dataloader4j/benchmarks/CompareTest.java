@@ -14,6 +14,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
@@ -58,8 +59,42 @@ class CompareTest {
         assertTrue(Pattern.compile("(?m)^DETAIL dataloader4j mnist-ofrecord threads=1 first_batch_ms=\\d+\\.\\d "
                 + "alloc_bytes_per_record=\\S+ gc_pauses=\\d+ gc_pause_ms=\\d+ gc_max_pause_ms=\\d+ pass_seconds=\\d+\\.\\d+$")
                 .matcher(text).find(), text);
+        // Every dataloader4j run splits its pass, and the parts lie within it; no other system reports stages.
+        for (CompareDataset d : CompareDataset.values()) {
+            for (int threads : List.of(1, 2)) {
+                assertStagesWithinThePass(text, d, threads);
+            }
+        }
+        assertEquals(2 * CompareDataset.values().length, text.lines().filter(l -> l.startsWith("STAGES ")).count(), text);
         assertTrue(Thread.getAllStackTraces().keySet().stream()
                 .noneMatch(t -> t.getName().startsWith("d4j-compare-") || t.getName().startsWith("protobuf-java-")), "threads left");
+    }
+
+    /**
+     * Checks the {@code STAGES} line of dataloader4j's run of {@code d} at {@code threads}, a run of
+     * one timed pass that built its reader: the build and close together, the parse workers' time
+     * in the parser, and the load thread's time in the dataset and waiting for a slot each fit
+     * within that pass.
+     */
+    private static void assertStagesWithinThePass(String text, CompareDataset d, int threads) {
+        String number = "(\\d+\\.\\d)";
+        Matcher stages = Pattern.compile("(?m)^STAGES dataloader4j " + d.id() + " threads=" + threads + " build_ms=" + number
+                + " close_ms=" + number + " parse_ms=" + number + " load_ms=" + number + " load_wait_ms=" + number + "$").matcher(text);
+        assertTrue(stages.find(), "no STAGES line for " + d.id() + " threads=" + threads + " in\n" + text);
+        Matcher detail = Pattern.compile("(?m)^DETAIL dataloader4j " + d.id() + " threads=" + threads + " .* pass_seconds=(\\d+\\.\\d+)$")
+                .matcher(text);
+        assertTrue(detail.find(), text);
+        // The pass's seconds are rounded to the millisecond, the stages to a tenth of one.
+        double passMs = Double.parseDouble(detail.group(1)) * 1000 + 0.5;
+        double build = Double.parseDouble(stages.group(1));
+        double close = Double.parseDouble(stages.group(2));
+        double parse = Double.parseDouble(stages.group(3));
+        double load = Double.parseDouble(stages.group(4));
+        double loadWait = Double.parseDouble(stages.group(5));
+        String line = stages.group();
+        assertTrue(build > 0 && build + close <= passMs + 0.1, line + " against a pass of " + passMs + " ms");
+        assertTrue(parse <= passMs + 0.05, line + " against a pass of " + passMs + " ms");
+        assertTrue(load + loadWait <= passMs + 0.1, line + " against a pass of " + passMs + " ms");
     }
 
     /** Runs Compare on tiny datasets in {@link #dir} with {@code more} options; checks it succeeded and returns its output. */
@@ -96,6 +131,7 @@ class CompareTest {
                 assertTrue(Pattern.compile("(?m)^" + line + "$").matcher(text).find(), "no line " + line + " in\n" + text);
             }
             assertTrue(text.contains("DETAIL dataloader4j bert-ofrecord threads=" + threads + " "), text);
+            assertTrue(text.contains("STAGES dataloader4j bert-ofrecord threads=" + threads + " "), text);
         }
         // Only the parent's header and DATA lines: the children's are not copied.
         assertEquals(2, text.lines().filter(l -> l.startsWith("DATA ")).count(), text);
@@ -124,6 +160,8 @@ class CompareTest {
                 // every batch is in the steady state, so allocation is measured.
                 assertTrue(Pattern.compile("(?m)^DETAIL dataloader4j " + d.id() + " threads=" + threads
                         + " first_batch_ms=n/a alloc_bytes_per_record=\\d+\\.\\d ").matcher(text).find(), text);
+                // Nor stages: the reader's counters are not split by pass.
+                assertFalse(text.contains("STAGES dataloader4j " + d.id() + " threads=" + threads + " "), text);
             }
         }
         assertTrue(Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().startsWith("d4j-compare-")),
