@@ -27,7 +27,9 @@ import java.util.function.ToLongFunction;
  * the time to the first batch, the steady-state heap allocation per record of the pipeline's
  * threads, the collector's pauses during the timed passes, and every pass's time. For
  * dataloader4j with a reader built per pass, a {@code STAGES} line then splits a pass (medians):
- * the reader's build and close, and its counters of the parse workers and the load thread. A system that cannot run here prints {@code RESULT <system> <dataset> unavailable …} with the reason.
+ * the reader's build and close, and its counters of the parse workers and the load thread. A
+ * system that cannot run here prints {@code RESULT <system> <dataset> unavailable …} with the
+ * reason.
  *
  * <p>Usage (see {@link CompareOptions} for every option and its default):
  * <pre>
@@ -98,8 +100,8 @@ public final class Compare {
     /**
      * Runs {@code system} over {@code dataset}, every thread count, in a new JVM with this one's
      * options and class path, and copies its {@code RESULT}, {@code DETAIL} and {@code STAGES}
-     * lines to {@code out}, then a line {@code FORK <system> <dataset> pid=<n> exit=<n>}; its standard
-     * error is this one's. Returns false if it failed.
+     * lines to {@code out}, then a line {@code FORK <system> <dataset> pid=<n> exit=<n>}; its
+     * standard error is this one's. Returns false if it failed.
      */
     private static boolean runForked(String system, CompareDataset dataset, CompareOptions options, PrintStream out)
             throws IOException, InterruptedException {
