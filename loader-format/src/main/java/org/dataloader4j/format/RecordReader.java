@@ -49,6 +49,8 @@ public final class RecordReader implements Closeable {
     private long offset;
     private long index;
     private CorruptRecordException failure;
+    /** The length of the record whose header was read and whose payload was not yet; -1 if none. */
+    private int pending = -1;
     private boolean closed;
 
     private RecordReader(InputStream in, String name, long size, Framing framing, boolean verifyCrc) {
@@ -124,34 +126,109 @@ public final class RecordReader implements Closeable {
      *                                does not match or the compressed stream is damaged; the
      *                                stream cannot be resynchronised after a bad frame, so every
      *                                later call throws the same exception
-     * @throws IllegalStateException  if the reader is closed
+     * @throws IllegalStateException  if the reader is closed, or a header read by
+     *                                {@link #nextLength()} still waits for its payload
      */
     public RawRecord next() throws IOException {
+        long start = offset;
+        long record = index;
+        return nextLength() < 0 ? null : new RawRecord(record, start, readPayload());
+    }
+
+    /**
+     * Reads the next record's header and returns its payload's length, or -1 at a clean end of
+     * the stream; {@link #readPayload(byte[], int)} then reads the payload into the caller's
+     * memory (or {@link #readPayload()} into an array of its own, as {@link #next()} does). The
+     * record's index and offset are {@link #recordsRead()} and {@link #offset()} before this call.
+     *
+     * @throws CorruptRecordException as {@link #next()} does, for the header
+     * @throws IllegalStateException  as {@link #next()} does
+     */
+    public int nextLength() throws IOException {
+        checkReadable();
+        if (pending >= 0) {
+            throw new IllegalStateException("record " + index + " of " + name + ": its payload is not read yet");
+        }
+        try {
+            return readHeader();
+        } catch (CorruptRecordException | CompressedStreamException e) {
+            throw failed(e);
+        }
+    }
+
+    /**
+     * Reads the payload of the record whose header {@link #nextLength()} just read into
+     * {@code into[at, at + length)}, checks its data CRC (TFRecord) and moves past the record.
+     *
+     * @throws CorruptRecordException    as {@link #next()} does, for the payload and its CRC
+     * @throws IllegalStateException     if no header waits for its payload, or the reader is closed
+     * @throws IndexOutOfBoundsException if the payload does not fit at {@code at}; nothing is read
+     */
+    public void readPayload(byte[] into, int at) throws IOException {
+        int length = pendingLength();
+        Objects.checkFromIndexSize(at, length, into.length);
+        try {
+            int got = in.readNBytes(into, at, length);
+            if (got < length) {
+                throw truncatedPayload(offset, length, got);
+            }
+            endRecord(into, at, length);
+        } catch (CorruptRecordException | CompressedStreamException e) {
+            throw failed(e);
+        }
+    }
+
+    /**
+     * Reads the payload of the record whose header {@link #nextLength()} just read into an array
+     * of its own, checks its data CRC (TFRecord) and moves past the record. The array grows only
+     * as bytes arrive, so a bogus length in a stream without a length CRC allocates no more than
+     * the stream holds.
+     *
+     * @throws CorruptRecordException as {@link #next()} does, for the payload and its CRC
+     * @throws IllegalStateException  if no header waits for its payload, or the reader is closed
+     */
+    public byte[] readPayload() throws IOException {
+        int length = pendingLength();
+        try {
+            return readGrowing(length, offset);
+        } catch (CorruptRecordException | CompressedStreamException e) {
+            throw failed(e);
+        }
+    }
+
+    private int pendingLength() throws CorruptRecordException {
+        checkReadable();
+        if (pending < 0) {
+            throw new IllegalStateException("no record header of " + name + " waits for its payload");
+        }
+        return pending;
+    }
+
+    private void checkReadable() throws CorruptRecordException {
         if (closed) {
             throw new IllegalStateException("record reader of " + name + " is closed");
         }
         if (failure != null) {
             throw failure;
         }
-        try {
-            return readFrame();
-        } catch (CorruptRecordException e) {
-            failure = e;
-            throw e;
-        } catch (CompressedStreamException e) {
-            failure = CorruptRecordException.damagedStream(framing, name, index, offset, e.getMessage(), e);
-            throw failure;
-        }
     }
 
-    private RawRecord readFrame() throws IOException {
+    /** Keeps {@code e}, worded as a corrupt record, as the answer to every later read. */
+    private CorruptRecordException failed(IOException e) {
+        failure = e instanceof CorruptRecordException c ? c
+                : CorruptRecordException.damagedStream(framing, name, index, offset, e.getMessage(), e);
+        return failure;
+    }
+
+    /** Reads and checks a header; its payload's length, or -1 at a clean end. */
+    private int readHeader() throws IOException {
         long start = offset;
         int headerBytes = framing.headerBytes();
         int got = in.readNBytes(header, 0, headerBytes);
         if (got == 0) {
-            return null;
+            return -1;
         }
-        long length = 0;
+        long length;
         if (framing == Framing.TFRECORD) {
             if (got < headerBytes) {
                 throw truncated(start, "header: " + got + " of " + headerBytes + " bytes");
@@ -165,12 +242,18 @@ public final class RecordReader implements Closeable {
             length = littleEndianLong(header);
             checkOFRecordLength(start, length);
         }
-        byte[] payload = readPayload((int) length, start);
+        pending = (int) length;
+        return pending;
+    }
+
+    /** Checks the data CRC of the payload in {@code payload[at, at + length)} and moves past the record. */
+    private void endRecord(byte[] payload, int at, int length) throws IOException {
         if (framing == Framing.TFRECORD) {
-            checkFooter(payload, start);
+            checkFooter(payload, at, length, offset);
         }
-        offset = start + headerBytes + length + framing.footerBytes();
-        return new RawRecord(index++, start, payload);
+        offset += framing.headerBytes() + length + framing.footerBytes();
+        index++;
+        pending = -1;
     }
 
     private void checkOFRecordLength(long start, long length) throws CorruptRecordException {
@@ -202,37 +285,42 @@ public final class RecordReader implements Closeable {
         }
     }
 
-    private void checkFooter(byte[] payload, long start) throws IOException {
+    private void checkFooter(byte[] payload, int at, int length, long start) throws IOException {
         int got = in.readNBytes(header, 0, 4);
         if (got < 4) {
             throw truncated(start, "data CRC: " + got + " of 4 bytes");
         }
         if (verifyCrc) {
             crc.reset();
-            crc.update(payload, 0, payload.length);
+            crc.update(payload, at, length);
             if (TFRecordCrc.mask((int) crc.getValue()) != Compression.littleEndianInt(header, 0)) {
                 throw CorruptRecordException.dataCrcMismatch(name, index, start);
             }
         }
     }
 
-    /** Reads {@code length} bytes, growing the buffer only as bytes arrive. */
-    private byte[] readPayload(int length, long start) throws IOException {
+    /** Reads a payload of {@code length} bytes, growing the array only as bytes arrive, and moves past the record. */
+    private byte[] readGrowing(int length, long start) throws IOException {
         byte[] payload = new byte[Math.min(length, FIRST_CHUNK)];
         int filled = 0;
         while (true) {
             int n = in.readNBytes(payload, filled, payload.length - filled);
             filled += n;
             if (filled == length) {
+                endRecord(payload, 0, length);
                 return payload;
             }
             if (filled < payload.length) {
-                throw framing == Framing.TFRECORD
-                        ? truncated(start, "data: " + filled + " of " + length + " bytes")
-                        : CorruptRecordException.truncatedPayload(name, index, start, length, filled);
+                throw truncatedPayload(start, length, filled);
             }
             payload = Arrays.copyOf(payload, (int) Math.min(length, 2L * payload.length));
         }
+    }
+
+    private CorruptRecordException truncatedPayload(long start, int length, int got) {
+        return framing == Framing.TFRECORD
+                ? truncated(start, "data: " + got + " of " + length + " bytes")
+                : CorruptRecordException.truncatedPayload(name, index, start, length, got);
     }
 
     private CorruptRecordException truncated(long start, String detail) {
@@ -252,9 +340,14 @@ public final class RecordReader implements Closeable {
         return framing;
     }
 
-    /** The number of records read so far. */
+    /** The number of records read so far: the index of the next one. */
     public long recordsRead() {
         return index;
+    }
+
+    /** The offset of the next record's frame, counted in the decompressed stream. */
+    public long offset() {
+        return offset;
     }
 
     /** Closes the stream; idempotent. */
