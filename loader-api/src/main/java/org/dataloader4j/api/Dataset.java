@@ -78,6 +78,21 @@ public interface Dataset<T> extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Takes back samples this dataset returned that nothing will read again, so that it may use
+     * their memory for later samples: a reader hands back each batch's samples, on the load
+     * thread, once the batch is parsed and released. A dataset that copies records into buffers
+     * of its own (a compressed file's) reuses the buffers instead of allocating new ones.
+     *
+     * <p>Decorators hand on the samples they took from the dataset they wrap, each once; one that
+     * yields a sample twice (padding) must not. Nothing depends on this being called: a sample
+     * never handed back is left to the garbage collector. The default does nothing.
+     *
+     * @throws IllegalStateException if the dataset finds a sample handed back twice
+     */
+    default void recycle(List<? extends T> samples) {
+    }
+
     /** Releases files and buffers; idempotent. Decorators close the dataset they wrap. */
     @Override
     default void close() {

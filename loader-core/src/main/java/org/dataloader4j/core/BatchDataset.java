@@ -98,6 +98,12 @@ public final class BatchDataset<T> implements Dataset<T> {
         return upstream.locator();
     }
 
+    /** Hands the samples back to the dataset this one wraps: every sample here came from it, once. */
+    @Override
+    public void recycle(List<? extends T> samples) {
+        upstream.recycle(samples);
+    }
+
     @Override
     public void close() {
         upstream.close();

@@ -92,6 +92,8 @@ public final class SkipCorruptDataset<T> implements Dataset<T> {
                 }
             } catch (CorruptDataException e) {
                 skip(e);
+                // Dropped: nothing reads it again.
+                upstream.recycle(List.of(sample));
                 if (good == null) {
                     good = new ArrayList<>(samples.subList(0, i));
                 }
@@ -154,6 +156,12 @@ public final class SkipCorruptDataset<T> implements Dataset<T> {
         read = r;
         skipped = s;
         last = null;
+    }
+
+    /** Hands the samples back to the dataset this one wraps, as it does the corrupt samples it drops. */
+    @Override
+    public void recycle(List<? extends T> samples) {
+        upstream.recycle(samples);
     }
 
     /** Closes the upstream and frees the check's memory. */

@@ -153,6 +153,41 @@ class DecoratorCompositionTest {
     }
 
     @Test
+    void decoratorsHandSamplesBackToTheDatasetTheyWrap() {
+        List<List<? extends Integer>> handedBack = new ArrayList<>();
+        Dataset<Integer> source = new Dataset<>() {
+            private final Dataset<Integer> list = ListDataset.of(SAMPLES);
+
+            @Override
+            public List<Integer> next() {
+                return list.next();
+            }
+
+            @Override
+            public DatasetState state() {
+                return list.state();
+            }
+
+            @Override
+            public void restore(DatasetState state) {
+                list.restore(state);
+            }
+
+            @Override
+            public void recycle(List<? extends Integer> samples) {
+                handedBack.add(samples);
+            }
+        };
+        Dataset<Integer> stack = new GroupBatchDataset<>(new BatchDataset<>(new RandomShuffleDataset<>(source, 16, 1), 1, false),
+                s -> s % 3, GroupBatchOptions.of(8));
+        List<Integer> batch = stack.next();
+
+        stack.recycle(batch);
+
+        assertEquals(List.of(batch), handedBack);
+    }
+
+    @Test
     void restoreRejectsAnotherStack() {
         Dataset<Integer> ds = shuffledBatches(1, 10, 1, 4, false);
         DatasetState listState = ListDataset.of(SAMPLES).state();

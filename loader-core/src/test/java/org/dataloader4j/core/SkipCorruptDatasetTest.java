@@ -46,6 +46,8 @@ class SkipCorruptDatasetTest {
         private final List<Long> samples;
         private int next;
         private final boolean movesOn;
+        /** The samples handed back through {@code recycle}, in order. */
+        final List<Long> handedBack = new ArrayList<>();
 
         Frames(List<Long> samples, boolean movesOn) {
             this.samples = samples;
@@ -77,6 +79,11 @@ class SkipCorruptDatasetTest {
         public void restore(DatasetState state) {
             next = (int) state.field("next");
         }
+
+        @Override
+        public void recycle(List<? extends Long> samples) {
+            handedBack.addAll(samples);
+        }
     }
 
     private static List<Long> samples(int n, long... negated) {
@@ -105,6 +112,19 @@ class SkipCorruptDatasetTest {
             assertEquals(List.of(0L, 1L, 2L, 4L, 5L, 6L, 7L, 8L, 9L, 11L, 12L, 13L, 15L, 16L, 17L, 18L, 19L, 21L, 22L, 23L, 24L),
                     drain(d));
             assertEquals(4, d.skipped(), "samples 3 and 14 (parser), 10 and 20 (frames)");
+        }
+    }
+
+    @Test
+    void handsBackWhatItYieldsAndWhatItDrops() {
+        Frames frames = new Frames(samples(6, 3), true);
+        try (SkipCorruptDataset<Long> d = new SkipCorruptDataset<>(frames, PARSER, SkipPolicy.maxRecords(1))) {
+            List<Long> good = drain(d);
+            assertEquals(List.of(-3L), frames.handedBack, "the sample the parser rejected, as it is dropped");
+
+            d.recycle(good);
+
+            assertEquals(List.of(-3L, 0L, 1L, 2L, 4L, 5L), frames.handedBack);
         }
     }
 

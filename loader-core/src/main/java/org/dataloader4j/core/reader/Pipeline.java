@@ -29,8 +29,9 @@ import org.dataloader4j.core.parallel.Threads;
  *
  * <ul>
  *   <li>The <b>load</b> thread pulls batches of samples from the dataset, claims the next slot
- *       (waiting while the ring is full: the backpressure), stores the samples and where the
- *       dataset stands after them (see {@link ReaderState}), and publishes.</li>
+ *       (waiting while the ring is full: the backpressure), hands the samples of the batch the
+ *       slot held back to the dataset ({@link Dataset#recycle}), stores the new samples and
+ *       where the dataset stands after them (see {@link ReaderState}), and publishes.</li>
  *   <li>The <b>parse workers</b> ({@link #parseWorkers}) take the published slots in turn,
  *       worker {@code w} of {@code W} those of sequences {@code w, w + W, …}: each runs the
  *       parser on its slot over its own {@link MultiThreadLoop}, then advances its parsed
@@ -145,7 +146,8 @@ final class Pipeline<T> {
             DatasetState checkpoint = initialState;
             int sinceCheckpoint = 0;
             // The list the next batch's samples go into. Each slot keeps its list: when a slot is
-            // claimed again, its parse is long done, and its list becomes the next one to fill.
+            // claimed again, its batch is parsed and released, so its samples go back to the
+            // dataset and its list becomes the next one to fill.
             List<T> samples = new ArrayList<>(options.batchSize());
             for (long index = 0; running; index++) {
                 long epoch = 0;
@@ -184,7 +186,12 @@ final class Pipeline<T> {
                 if (end || failure != null) {
                     return;
                 }
-                samples = free != null ? free : new ArrayList<>(options.batchSize());
+                if (free != null) {
+                    dataset.recycle(free);
+                    samples = free;
+                } else {
+                    samples = new ArrayList<>(options.batchSize());
+                }
             }
         } catch (Throwable t) {
             failFatally(t);

@@ -1,5 +1,6 @@
 package org.dataloader4j.core.reader;
 
+import java.util.List;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 
@@ -49,11 +50,18 @@ final class ReaderState {
             throw new IllegalArgumentException("a reader's state replays at least 1 batch, not " + batches + ": " + state);
         }
         dataset.restore(state.requireUpstream());
+        replay(dataset, batches, state);
+    }
+
+    /** Reads and drops {@code batches} batches, handing their samples back to the dataset. */
+    private static <T> void replay(Dataset<T> dataset, long batches, DatasetState state) {
         for (long i = 0; i < batches; i++) {
-            if (dataset.next().isEmpty()) {
+            List<T> batch = dataset.next();
+            if (batch.isEmpty()) {
                 throw new IllegalArgumentException("the dataset ended " + (batches - i)
                         + " batches before the state's position; it was taken from other data: " + state);
             }
+            dataset.recycle(batch);
         }
     }
 }

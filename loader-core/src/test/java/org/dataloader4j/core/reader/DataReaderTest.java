@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -242,6 +243,43 @@ class DataReaderTest {
         }
         // One set if every batch is parsed after the one before it is released, two if some are parsed while it is held.
         assertTrue(addresses.size() <= 2, addresses.size() + " sets: the tensors released last are parsed into next, not the next slot's");
+    }
+
+    @ParameterizedTest(name = "parseThreads={0} ringSize={1}")
+    @CsvSource({"1,1", "2,2", "2,8"})
+    void handsEachSampleBackOnceAndNotBeforeItsBatchIsRead(int parseThreads, int ringSize) {
+        Set<Integer> read = ConcurrentHashMap.newKeySet();
+        Map<Integer, Integer> handedBack = new ConcurrentHashMap<>();
+        List<Integer> tooEarly = new CopyOnWriteArrayList<>();
+        Dataset<Integer> source = new CountingDataset(ListDataset.of(SAMPLES), new CountDownLatch(0)) {
+            @Override
+            public void recycle(List<? extends Integer> samples) {
+                for (int s : samples) {
+                    if (!read.contains(s)) {
+                        tooEarly.add(s);
+                    }
+                    handedBack.merge(s, 1, Integer::sum);
+                }
+            }
+        };
+        Dataset<Integer> stack = new BatchDataset<>(new RandomShuffleDataset<>(source, 64, 5), BATCH, false);
+        int batches = 0;
+        try (DataReader reader = reader(stack).parseThreads(parseThreads).ringSize(ringSize).build()) {
+            for (Batch b = reader.read(); b != null; b = reader.read()) {
+                // Counted before the release, which may hand them back at once.
+                for (long id : IntParser.Rows.of(b).id()) {
+                    read.add((int) id);
+                }
+                b.close();
+                batches++;
+            }
+        }
+
+        assertEquals(List.of(), tooEarly, "samples handed back before their batch was read");
+        assertEquals(Set.of(1), Set.copyOf(handedBack.values()), "each sample handed back once");
+        // Only the batches still in the ring at the end are not handed back.
+        assertTrue(handedBack.size() >= SAMPLES.size() - ringSize * BATCH,
+                handedBack.size() + " of " + SAMPLES.size() + " handed back, " + batches + " batches");
     }
 
     @Test
