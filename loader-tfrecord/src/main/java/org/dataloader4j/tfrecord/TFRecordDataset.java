@@ -18,6 +18,7 @@ import org.dataloader4j.api.SampleLocator;
 import org.dataloader4j.core.FileCursor;
 import org.dataloader4j.core.MappedFiles;
 import org.dataloader4j.core.MappedRecordLocator;
+import org.dataloader4j.core.RecordChunks;
 import org.dataloader4j.core.RecordLocations;
 import org.dataloader4j.core.RecordSlice;
 import org.dataloader4j.core.SampleAtATimeDataset;
@@ -34,8 +35,9 @@ import org.dataloader4j.format.RecordReader;
  * <p>An uncompressed file is memory-mapped once, into an arena this dataset owns and closes in
  * {@link #close()}, and a record's data is a slice of the mapping. A GZIP or ZLIB file (chosen
  * per file, or detected from its name and first bytes) is inflated as a stream here, on the load
- * thread, and each record's data is copied to the heap; offsets then count in the inflated
- * stream, and resuming inside such a file reads it again up to the saved record.
+ * thread, and each record's data is copied to the heap, into chunks that are used again once
+ * their records are {@linkplain #recycle recycled} ({@link RecordChunks}); offsets then count in
+ * the inflated stream, and resuming inside such a file reads it again up to the saved record.
  *
  * <p>The {@link #locator()} locates a record by its file, index and offset. Fetching a record of
  * a mapped file again reads just that record; fetching records of a compressed file inflates that
@@ -49,7 +51,7 @@ import org.dataloader4j.format.RecordReader;
  * <p>Errors are worded as TensorFlow words them, plus the file:
  * {@code corrupted record at offset N in FILE (data CRC mismatch)},
  * {@code truncated record at offset N in FILE}. Single-threaded; the slices it returns may be
- * read from any thread until the dataset is closed.
+ * read from any thread until the dataset is closed, or until they are recycled.
  */
 public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> {
     static final String KIND = "tfrecord";
@@ -60,6 +62,8 @@ public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> {
     private final MappedFiles mappings;
     private final MappedRecordLocator records;
     private final Compression[] compressions;
+    /** The payloads of compressed files' records, in chunks used again once recycled. */
+    private final RecordChunks chunks = new RecordChunks();
     private RecordReader stream;
 
     /**
@@ -109,7 +113,7 @@ public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> {
         }
         RecordSlice slice;
         try {
-            slice = read(stream, cursor.fileIndex());
+            slice = readIntoChunk(stream, cursor.fileIndex());
         } catch (CorruptDataException e) {
             // A stream cannot be resynchronised: the next call goes on with the next file.
             closeStream();
@@ -137,6 +141,31 @@ public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> {
             RawRecord record = in.next();
             return record == null ? null
                     : new RecordSlice(MemorySegment.ofArray(record.payload()), path.toString(), record.index(), record.offset());
+        } catch (CorruptRecordException e) {
+            throw CorruptDataException.worded(e.getMessage(), e.file(), e.record(), e.offset(), e.reason());
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + path, e);
+        }
+    }
+
+    /**
+     * The next record of {@code in}, a stream of file {@code file}, or null at its end: its payload
+     * in a chunk of {@link #chunks}, or in an array of its own if it is longer than a chunk takes.
+     */
+    private RecordSlice readIntoChunk(RecordReader in, int file) {
+        Path path = cursor.files().get(file);
+        long index = in.recordsRead();
+        long offset = in.offset();
+        try {
+            int length = in.nextLength();
+            if (length < 0) {
+                return null;
+            }
+            if (length > RecordChunks.LARGEST) {
+                return new RecordSlice(MemorySegment.ofArray(in.readPayload()), path.toString(), index, offset);
+            }
+            in.readPayload(chunks.room(length), chunks.at());
+            return chunks.take(length, path.toString(), index, offset);
         } catch (CorruptRecordException e) {
             throw CorruptDataException.worded(e.getMessage(), e.file(), e.record(), e.offset(), e.reason());
         } catch (IOException e) {
@@ -229,6 +258,12 @@ public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> {
         }
     }
 
+    /** Takes back records of compressed files, whose chunks are then used again; mapped records need nothing. */
+    @Override
+    public void recycle(List<? extends RecordSlice> samples) {
+        chunks.recycle(samples);
+    }
+
     @Override
     public long epoch() {
         return cursor.epoch();
@@ -263,6 +298,7 @@ public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> {
         try {
             closeStream();
         } finally {
+            chunks.clear();
             mappings.close();
         }
     }

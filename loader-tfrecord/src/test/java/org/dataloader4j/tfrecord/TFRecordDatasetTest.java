@@ -113,10 +113,11 @@ class TFRecordDatasetTest {
         }
     }
 
-    @Test
-    void aSliceNamesItsFileIndexAndOffset() throws IOException {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"none", "gzip"})
+    void aSliceNamesItsFileIndexAndOffset(String compression) throws IOException {
         List<byte[]> records = payloads(3);
-        Path file = write("x.tfrecord", records, "none");
+        Path file = write("x.tfrecord", records, compression);
         try (TFRecordDataset ds = new TFRecordDataset(List.of(file), 1, false, SEED, null, true)) {
             long offset = 0;
             for (int i = 0; i < 3; i++) {

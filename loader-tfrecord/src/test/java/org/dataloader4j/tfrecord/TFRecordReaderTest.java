@@ -7,12 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.ByteString;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.CorruptDataException;
@@ -24,6 +27,7 @@ import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.PartWriter;
+import org.dataloader4j.format.tf.BytesList;
 import org.dataloader4j.format.tf.Example;
 import org.dataloader4j.format.tf.Feature;
 import org.dataloader4j.format.tf.Features;
@@ -274,6 +278,50 @@ class TFRecordReaderTest {
         }
         assertEquals(500, all.size());
         assertEquals(500, all.stream().distinct().count());
+    }
+
+    /** Record {@code id}'s {@code data}: 3,000 bytes derived from its id. */
+    private static byte[] data(long id) {
+        byte[] b = new byte[3000];
+        for (int k = 0; k < b.length; k++) {
+            b[k] = (byte) (id * 131 + k * 7 + (k >> 8));
+        }
+        return b;
+    }
+
+    /**
+     * A compressed file's records are read into memory that is used again once their batches are
+     * released: over four shuffled epochs of 3,000 records of 3 KB, every row still holds its
+     * own record's bytes.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"GZIP", "ZLIB"})
+    void compressedRecordsStayIntactWhileTheirMemoryIsUsedAgain(String compression) throws IOException {
+        int records = 3000;
+        try (PartWriter out = PartWriter.create(dir, "part-", 5, 2, Framing.TFRECORD, Compression.valueOf(compression))) {
+            for (int i = 0; i < records; i++) {
+                out.write(Example.newBuilder().setFeatures(Features.newBuilder()
+                        .putFeature("id", Feature.newBuilder().setInt64List(Int64List.newBuilder().addValue(i)).build())
+                        .putFeature("data", Feature.newBuilder().setBytesList(BytesList.newBuilder()
+                                .addValue(ByteString.copyFrom(data(i)))).build())).build());
+            }
+        }
+        Map<Long, Integer> seen = new HashMap<>();
+        try (DataReader reader = builder().dataDir(dir).dataPartNum(2).partNameSuffixLength(5).epochs(4).batchSize(32)
+                .randomShuffle(true).seed(5).shuffleBufferSize(256).ringSize(4)
+                .feature(FixedLenFeature.of("id", Shape.of(1), DataType.INT64)).feature(BytesFeature.of("data", 4096)).build()) {
+            for (Batch b : reader) {
+                RaggedTensor data = b.ragged("data");
+                for (int row = 0; row < b.size(); row++) {
+                    long id = b.tensor("id").getLong(row);
+                    byte[] got = data.values().rows(data.offset(row), data.rowLength(row)).toByteArray();
+                    assertArrayEquals(data(id), got, "record " + id);
+                    seen.merge(id, 1, Integer::sum);
+                }
+            }
+        }
+        assertEquals(records, seen.size());
+        assertEquals(Set.of(4), Set.copyOf(seen.values()), "every record once an epoch");
     }
 
     @Test
