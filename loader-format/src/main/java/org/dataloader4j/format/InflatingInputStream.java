@@ -42,7 +42,8 @@ final class InflatingInputStream extends InputStream {
     private final String kind;
     private final Inflater inflater = new Inflater(true);
     private final Checksum check;
-    private final byte[] buf = new byte[1 << 16];
+    /** Compressed input: two slices, enough to feed the inflater a whole slice at a time. */
+    private final byte[] buf = new byte[2 * SLICE];
     private int pos;
     private int fed;
     private int limit;
