@@ -48,12 +48,6 @@ public enum Compression {
     ZLIB;
 
     private static final int BUFFER = 1 << 16;
-    /**
-     * The buffer of inflated bytes a compressed file is read through. Each refill is one call
-     * into zlib, so 32 KiB makes those calls cost nothing beside the inflating; the buffer is
-     * allocated once per file opened.
-     */
-    private static final int INFLATED_BUFFER = 1 << 15;
     private static final int HEAD = 12;
 
     /** The compression of {@code file}, holding records in {@code framing}; see the class comment. */
@@ -127,8 +121,8 @@ public enum Compression {
     /** The decompressed bytes of {@code raw}, buffered; closing the result closes {@code raw}. */
     InputStream decompress(InputStream raw) {
         return switch (this) {
-            case GZIP -> new BufferedInputStream(new InflatingInputStream(raw, true), INFLATED_BUFFER);
-            case ZLIB -> new BufferedInputStream(new InflatingInputStream(raw, false), INFLATED_BUFFER);
+            case GZIP -> new BufferedInputStream(new InflatingInputStream(raw, true), BUFFER);
+            case ZLIB -> new BufferedInputStream(new InflatingInputStream(raw, false), BUFFER);
             case NONE -> raw instanceof BufferedInputStream ? raw : new BufferedInputStream(raw, BUFFER);
         };
     }
