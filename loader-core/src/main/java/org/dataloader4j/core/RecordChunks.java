@@ -114,6 +114,10 @@ public final class RecordChunks {
      */
     public void recycle(List<?> samples) {
         recycling = true;
+        if (out.isEmpty()) {
+            // Nothing tracked (a mapped file's records, or chunks not tracked yet): nothing to find.
+            return;
+        }
         for (int i = 0; i < samples.size(); i++) {
             if (samples.get(i) instanceof RecordSlice slice) {
                 Chunk chunk = out.get(slice.source());
