@@ -36,7 +36,7 @@ public final class RecordChunks {
     public static final int LARGEST = CHUNK_BYTES / 4;
     /**
      * How many chunks later a chunk still out is forgotten: 64 MiB. Behind a shuffle buffer of
-     * 1,024 records of 3 KB, the last record of a chunk comes back about 70 chunks later.
+     * 1,024 records of 3 KB and a ring of 8 batches of 256, about 100 chunks are out at a time.
      */
     public static final int TRACKED = 256;
 

@@ -141,10 +141,8 @@ public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> {
             RawRecord record = in.next();
             return record == null ? null
                     : new RecordSlice(MemorySegment.ofArray(record.payload()), path.toString(), record.index(), record.offset());
-        } catch (CorruptRecordException e) {
-            throw CorruptDataException.worded(e.getMessage(), e.file(), e.record(), e.offset(), e.reason());
         } catch (IOException e) {
-            throw new UncheckedIOException("reading " + path, e);
+            throw readFailure(e, path);
         }
     }
 
@@ -166,11 +164,16 @@ public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> {
             }
             in.readPayload(chunks.room(length), chunks.at());
             return chunks.take(length, path.toString(), index, offset);
-        } catch (CorruptRecordException e) {
-            throw CorruptDataException.worded(e.getMessage(), e.file(), e.record(), e.offset(), e.reason());
         } catch (IOException e) {
-            throw new UncheckedIOException("reading " + path, e);
+            throw readFailure(e, path);
         }
+    }
+
+    /** A bad frame as a {@link CorruptDataException} in TensorFlow's words; any other failure to read as it is. */
+    private static RuntimeException readFailure(IOException e, Path path) {
+        return e instanceof CorruptRecordException c
+                ? CorruptDataException.worded(c.getMessage(), c.file(), c.record(), c.offset(), c.reason())
+                : new UncheckedIOException("reading " + path, e);
     }
 
     /** Reads the records of {@code in}, whose next record is {@code next}, up to record {@code record}. */
