@@ -2,7 +2,6 @@ package org.dataloader4j.format;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -133,12 +132,10 @@ class ReadIntoCallerMemoryTest {
             assertArrayEquals(FIRST, Arrays.copyOfRange(into, 3, 8), "a payload that did not fit is still there to read");
             assertEquals(SECOND.length, r.nextLength());
             assertArrayEquals(SECOND, r.readPayload(), "or into an array of its own");
-            RawRecord none = r.next();
-            assertNull(none);
+            assertNull(r.next());
             assertEquals(2, r.recordsRead());
         }
         RecordReader closed = reader(framed, Framing.OFRECORD, Compression.NONE, true);
-        assertNotNull(closed);
         closed.close();
         assertThrows(IllegalStateException.class, closed::nextLength);
     }
