@@ -1,11 +1,11 @@
 package org.dataloader4j.core.reader;
 
-import com.lmax.disruptor.AlertException;
-import com.lmax.disruptor.BlockingWaitStrategy;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
+import com.lmax.disruptor.WaitStrategy;
 import java.lang.foreign.Arena;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +36,9 @@ import org.dataloader4j.core.parallel.Threads;
  *       worker {@code w} of {@code W} those of sequences {@code w, w + W, …}: each runs the
  *       parser on its slot over its own {@link MultiThreadLoop}, then advances its parsed
  *       sequence and wakes the consumer. Whole batches are parsed side by side, with no meeting
- *       per batch; the parse threads left over split each worker's batches by rows.</li>
+ *       per batch; the parse threads left over split each worker's batches by rows. A worker
+ *       with nothing published parks, and the load thread wakes only the worker whose slot it
+ *       published: one wake per batch, where a shared lock and condition would wake them all.</li>
  * </ul>
  *
  * <p>A failure on the load thread or a parse worker is stored in the slot at the position where
@@ -52,6 +54,20 @@ import org.dataloader4j.core.parallel.Threads;
  */
 final class Pipeline<T> {
     private static final long PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /**
+     * The ring's wait strategy, which nothing waits on: the parse workers wait on their own
+     * ({@link ParseWorker#awaitPublished}), so that publishing needs no lock.
+     */
+    private static final WaitStrategy WORKERS_WAIT_ON_THEIR_OWN = new WaitStrategy() {
+        @Override
+        public long waitFor(long sequence, Sequence cursor, Sequence dependentSequence, SequenceBarrier barrier) {
+            throw new UnsupportedOperationException("parse workers wait on their own");
+        }
+
+        @Override
+        public void signalAllWhenBlocking() {
+        }
+    };
 
     private final ReaderOptions options;
     private final Dataset<T> dataset;
@@ -96,7 +112,7 @@ final class Pipeline<T> {
         this.corruptSkipped = corruptSkipped;
         this.dataset = dataset;
         this.parser = parser;
-        this.ring = RingBuffer.createSingleProducer(Slot::new, options.ringSize(), new BlockingWaitStrategy());
+        this.ring = RingBuffer.createSingleProducer(Slot::new, options.ringSize(), WORKERS_WAIT_ON_THEIR_OWN);
         this.outputPool = new OutputPool(specs, arena, options.ringSize());
         this.ring.addGatingSequences(consumed);
         int count = parseWorkers(options);
@@ -183,6 +199,7 @@ final class Pipeline<T> {
                 List<T> free = (List<T>) slot.samples;
                 slot.load(index, samples, checkpoint, sinceCheckpoint, epoch, end, failure);
                 ring.publish(sequence);
+                workers.get((int) (sequence % workers.size())).wake();
                 if (end || failure != null) {
                     return;
                 }
@@ -231,7 +248,8 @@ final class Pipeline<T> {
         final int index;
         final Thread thread;
         final MultiThreadLoop loop;
-        final SequenceBarrier barrier = ring.newBarrier();
+        /** Set while this worker parks for its next slot, so that a publisher knows to wake it. */
+        private volatile boolean waiting;
         /** The last sequence this worker has parsed (or passed on, for an end or a failure). */
         final Sequence parsed = new Sequence();
         volatile long batchesParsed;
@@ -247,23 +265,15 @@ final class Pipeline<T> {
 
         private void run() {
             try {
-                boolean alerted = false;
                 long next = index;
+                // Once another worker has handed on the end or a failure, the slots up to the
+                // last one are published and the rest never will be: the loop ends past it.
                 while (next <= lastSequence.get()) {
-                    if (!alerted) {
-                        try {
-                            if (barrier.waitFor(next) < next) {
-                                continue;
-                            }
-                        } catch (AlertException e) {
-                            // Another worker handed on the end or a failure, or stop() was called:
-                            // the slots up to the last one are published, the rest never will be.
-                            if (stopped) {
-                                return;
-                            }
-                            alerted = true;
-                            continue;
+                    if (!awaitPublished(next)) {
+                        if (stopped) {
+                            return;
                         }
+                        continue;
                     }
                     Slot slot = ring.get(next);
                     if (slot.failure == null && !slot.end) {
@@ -279,7 +289,7 @@ final class Pipeline<T> {
                     wakeConsumer();
                     if (last) {
                         for (ParseWorker w : workers) {
-                            w.barrier.alert();
+                            w.wake();
                         }
                         return;
                     }
@@ -289,6 +299,41 @@ final class Pipeline<T> {
                 failFatally(t);
             } finally {
                 liveWorkers.decrementAndGet();
+            }
+        }
+
+        /**
+         * Waits until slot {@code sequence} is published; false if it gave up first, because
+         * the pipeline stopped or the stream ends before {@code sequence}. The publisher reads
+         * {@link #waiting} after publishing ({@link #wake}), and this thread reads the cursor
+         * after setting it, each with a full fence between, so one of the two sees the other: no
+         * wake is lost, and the timed park is only a bound.
+         */
+        private boolean awaitPublished(long sequence) {
+            while (ring.getCursor() < sequence) {
+                if (stopped || lastSequence.get() < sequence) {
+                    return false;
+                }
+                if (Thread.currentThread().isInterrupted()) {
+                    // Only stop() interrupts a worker (through its join), and that is handled above.
+                    throw new IllegalStateException(thread.getName() + " was interrupted while it waited for batch " + sequence);
+                }
+                waiting = true;
+                VarHandle.fullFence();
+                if (ring.getCursor() < sequence && !stopped && lastSequence.get() >= sequence) {
+                    LockSupport.parkNanos(Pipeline.this, PARK_NANOS);
+                }
+                waiting = false;
+            }
+            return true;
+        }
+
+        /** Wakes this worker if it is parked for its next slot; called after publishing or ending. */
+        void wake() {
+            // The cursor's release store must not pass the read of waiting (awaitPublished).
+            VarHandle.fullFence();
+            if (waiting) {
+                LockSupport.unpark(thread);
             }
         }
     }
@@ -467,7 +512,7 @@ final class Pipeline<T> {
         running = false;
         stopped = true;
         for (ParseWorker w : workers) {
-            w.barrier.alert();
+            LockSupport.unpark(w.thread);
         }
         LockSupport.unpark(loadThread);
         wakeConsumer();
