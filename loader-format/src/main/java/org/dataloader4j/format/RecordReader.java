@@ -170,7 +170,7 @@ public final class RecordReader implements Closeable {
         try {
             int got = in.readNBytes(into, at, length);
             if (got < length) {
-                throw truncatedPayload(offset, length, got);
+                throw truncatedPayload(length, got);
             }
             endRecord(into, at, length);
         } catch (CorruptRecordException | CompressedStreamException e) {
@@ -190,7 +190,7 @@ public final class RecordReader implements Closeable {
     public byte[] readPayload() throws IOException {
         int length = pendingLength();
         try {
-            return readGrowing(length, offset);
+            return readGrowing(length);
         } catch (CorruptRecordException | CompressedStreamException e) {
             throw failed(e);
         }
@@ -300,7 +300,7 @@ public final class RecordReader implements Closeable {
     }
 
     /** Reads a payload of {@code length} bytes, growing the array only as bytes arrive, and moves past the record. */
-    private byte[] readGrowing(int length, long start) throws IOException {
+    private byte[] readGrowing(int length) throws IOException {
         byte[] payload = new byte[Math.min(length, FIRST_CHUNK)];
         int filled = 0;
         while (true) {
@@ -311,16 +311,17 @@ public final class RecordReader implements Closeable {
                 return payload;
             }
             if (filled < payload.length) {
-                throw truncatedPayload(start, length, filled);
+                throw truncatedPayload(length, filled);
             }
             payload = Arrays.copyOf(payload, (int) Math.min(length, 2L * payload.length));
         }
     }
 
-    private CorruptRecordException truncatedPayload(long start, int length, int got) {
+    /** The payload of the record at {@link #offset()} ended after {@code got} of its {@code length} bytes. */
+    private CorruptRecordException truncatedPayload(int length, int got) {
         return framing == Framing.TFRECORD
-                ? truncated(start, "data: " + got + " of " + length + " bytes")
-                : CorruptRecordException.truncatedPayload(name, index, start, length, got);
+                ? truncated(offset, "data: " + got + " of " + length + " bytes")
+                : CorruptRecordException.truncatedPayload(name, index, offset, length, got);
     }
 
     private CorruptRecordException truncated(long start, String detail) {
