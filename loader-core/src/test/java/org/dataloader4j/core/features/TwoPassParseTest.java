@@ -64,10 +64,10 @@ class TwoPassParseTest {
     @Test
     void readsStayInsideRecordsAtAnyAlignmentAndOfAnyLength() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment base = arena.allocate(4096, 64);
+            MemorySegment base = arena.allocate(8192, 64);
             List<RecordSlice> r = new ArrayList<>();
             for (int start = 0; start < 130; start++) {
-                for (int length : new int[] {0, 1, 63, 64, 65, 129}) {
+                for (int length : new int[] {0, 1, 63, 64, 65, 129, 255, 256, 257, 1000}) {
                     // Each record is a segment of its own: a read before or after it throws.
                     r.add(new RecordSlice(base.asSlice(start, length), "f", r.size(), start));
                     r.add(new RecordSlice(base.asSlice(0, start + length), start, length, "f", r.size(), start));
@@ -81,6 +81,21 @@ class TwoPassParseTest {
             MemorySegment heap = MemorySegment.ofArray(new byte[7]);
             assertEquals(1, RecordPrefetch.group(List.of(new RecordSlice(heap, "f", 0, 0)), 0, 1, 0),
                     "inflated records live on the heap");
+        }
+    }
+
+    @Test
+    void aRangeIsReadOneByteInEachOfItsLinesAndItsLastByte() {
+        try (Arena arena = Arena.ofConfined()) {
+            // Every byte is 1, so the sum counts the bytes read.
+            MemorySegment ones = arena.allocate(2048, 64).fill((byte) 1);
+            for (int start = 0; start < 130; start++) {
+                for (int end = start; end <= 2048; end += 1 + end / 7) {
+                    long strided = (end - start + 63) / 64;
+                    long expected = strided + (end > start ? 1 : 0);
+                    assertEquals(expected, RecordPrefetch.lines(ones, start, end), "[" + start + ", " + end + ")");
+                }
+            }
         }
     }
 
