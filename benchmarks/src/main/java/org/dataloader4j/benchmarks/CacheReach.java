@@ -25,7 +25,8 @@ import java.util.SplittableRandom;
  * </pre>
  */
 public final class CacheReach {
-    private static final int LINE_INTS = 64 / Integer.BYTES;
+    /** The ints in one 64-byte cache line: a link to a line points at its first int. */
+    static final int LINE_INTS = 64 / Integer.BYTES;
     private static final int EVICT_BYTES = 256 << 20;
     private static final int ROUNDS = 7;
     /** Written, never read: gives the loads a use, so the compiler keeps them. */

@@ -16,19 +16,20 @@ class CacheReachTest {
     @Test
     void theCycleVisitsEveryLineOnceBeforeComingBack() {
         int lines = 1000;
+        int line = CacheReach.LINE_INTS;
         int[] cycle = CacheReach.cycle(lines, new SplittableRandom(3));
         boolean[] seen = new boolean[lines];
         int at = 0;
         for (int i = 0; i < lines; i++) {
-            assertEquals(0, at % 16, "a link points at a line's first int");
-            assertTrue(!seen[at / 16], "line " + at / 16 + " visited twice");
-            seen[at / 16] = true;
+            assertEquals(0, at % line, "a link points at a line's first int");
+            assertTrue(!seen[at / line], "line " + at / line + " visited twice");
+            seen[at / line] = true;
             at = cycle[at];
         }
         assertEquals(0, at, "the cycle closes after every line");
         int inOrder = 0;
-        for (int line = 0; line + 1 < lines; line++) {
-            inOrder += cycle[line * 16] == (line + 1) * 16 ? 1 : 0;
+        for (int i = 0; i + 1 < lines; i++) {
+            inOrder += cycle[i * line] == (i + 1) * line ? 1 : 0;
         }
         assertTrue(inOrder < lines / 10, "the order is shuffled, not front to back: " + inOrder);
     }
