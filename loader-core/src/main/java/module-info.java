@@ -8,6 +8,8 @@ module org.dataloader4j.core {
     requires transitive org.dataloader4j.api;
     requires com.lmax.disruptor;
     requires org.slf4j;
+    // Used only where a JVM is started with --add-modules jdk.incubator.vector (SimdSupport).
+    requires static jdk.incubator.vector;
 
     exports org.dataloader4j.core;
     exports org.dataloader4j.core.features;

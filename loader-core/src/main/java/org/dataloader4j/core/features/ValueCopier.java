@@ -30,6 +30,15 @@ public final class ValueCopier {
     }
 
     /**
+     * Whether this JVM decodes packed varints into INT32 rows with the Vector API, for reports:
+     * set once, from the {@code dataloader4j.simd} system property, the {@code jdk.incubator.vector}
+     * module and the processor (docs/ofrecord-parser.md).
+     */
+    public static boolean vectorVarints() {
+        return SimdSupport.VARINTS;
+    }
+
+    /**
      * Writes the first {@code max} values of {@code f}, a feature of {@code r}'s segment (fewer if
      * it has fewer), to elements {@code at, at + 1, …} of {@code out}; returns how many it wrote.
      * Moves {@code r}. The feature should have been {@linkplain FeatureView#count counted}, so
@@ -125,17 +134,33 @@ public final class ValueCopier {
 
     /**
      * Writes the varints from {@code r}'s position up to its limit, at most {@code max} of them,
-     * and leaves {@code r} after the last one written; returns how many it wrote. They are
-     * decoded a chunk at a time into {@code scratch}, then stored by a loop of one type: the
+     * and leaves {@code r} after the last one written; returns how many it wrote. Into an INT32
+     * row, where {@link SimdSupport} turns it on, {@link SimdVarints} takes what it can, and the
+     * scalar decoder below takes up to one of its steps' worth where it stops. The scalar decoder
+     * decodes a chunk at a time into {@code scratch}, then stores it by a loop of one type: the
      * decoding loop does not branch on the output type, and stores no value into a segment.
      *
      * @throws WireFormatException for the first malformed or truncated varint it reaches
      */
     private static long copyVarints(WireReader r, boolean int32, long[] scratch, MemorySegment out, DataType type,
                                     long at, long max) {
+        return copyVarints(r, int32, scratch, out, type, at, max, SimdSupport.VARINTS);
+    }
+
+    /** {@link #copyVarints} with the Vector API decoder on or off, whatever {@link SimdSupport} decided. */
+    static long copyVarints(WireReader r, boolean int32, long[] scratch, MemorySegment out, DataType type,
+                            long at, long max, boolean simd) {
+        boolean vectors = simd && type == DataType.INT32 && SimdVarints.takes(r.segment(), out);
         long n = 0;
         while (n < max && r.hasRemaining()) {
-            int k = decodeVarints(r, int32, scratch, (int) Math.min(scratch.length, max - n));
+            if (vectors) {
+                n += SimdVarints.decode(r, out, at + n, max - n);
+                if (n == max || !r.hasRemaining()) {
+                    break;
+                }
+            }
+            int chunk = vectors ? SimdVarints.LANES : scratch.length;
+            int k = decodeVarints(r, int32, scratch, (int) Math.min(chunk, max - n));
             store(scratch, k, out, type, at + n);
             n += k;
         }
