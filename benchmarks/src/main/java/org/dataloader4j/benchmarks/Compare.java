@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
+import org.dataloader4j.core.features.ValueCopier;
 
 /**
  * Runs dataloader4j and its peers back to back over the same generated datasets, each system
@@ -58,10 +59,11 @@ public final class Compare {
 
     /** Runs every chosen system over every chosen dataset; returns false if one failed (unavailable is not failed). */
     public static boolean run(CompareOptions options, PrintStream out) throws Exception {
-        out.printf(Locale.ROOT, "# java %s (%s), %d processors, heap max %d MB; protobuf-java %s%n",
+        out.printf(Locale.ROOT, "# java %s (%s), %d processors, heap max %d MB; protobuf-java %s; dataloader4j varints %s%n",
                 Runtime.version(), System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() / 1_000_000, com.google.protobuf.RuntimeVersion.MAJOR + "."
-                        + com.google.protobuf.RuntimeVersion.MINOR + "." + com.google.protobuf.RuntimeVersion.PATCH);
+                        + com.google.protobuf.RuntimeVersion.MINOR + "." + com.google.protobuf.RuntimeVersion.PATCH,
+                ValueCopier.vectorVarints() ? "simd" : "scalar");
         out.printf(Locale.ROOT, "# records=%d parts=%d seed=%d threads=%s warmup=%d passes=%d batch=%d shuffle_buffer=%d"
                         + " tf_shuffle=%s reuse=%s%n", options.records(), options.parts(), options.seed(), options.threads(),
                 options.warmup(), options.passes(), options.batchSize(), options.shuffleBuffer(), options.tfShuffle(), options.reuse());

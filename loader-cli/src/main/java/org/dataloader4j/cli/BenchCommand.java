@@ -14,6 +14,7 @@ import org.dataloader4j.cli.internal.FileFormat;
 import org.dataloader4j.cli.internal.Progress;
 import org.dataloader4j.cli.internal.RecordScan;
 import org.dataloader4j.cli.internal.Units;
+import org.dataloader4j.core.features.ValueCopier;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.core.reader.ReaderMetrics;
 import org.dataloader4j.format.Compression;
@@ -95,6 +96,8 @@ final class BenchCommand implements Callable<Integer> {
                 FileFormat.name(framing), files.size(), files.size() == 1 ? "file" : "files", Units.megabytes(fileBytes),
                 pass.records, batch, threads == null ? "default parse threads" : threads + " parse threads",
                 epochs, epochs == 1 ? "epoch" : "epochs");
+        out.printf("packed varints into int32 tensors: %s%n",
+                ValueCopier.vectorVarints() ? "Vector API decoder (SIMD)" : "scalar decoder");
         out.printf("framing pass (1 thread: read, decompress, frames, CRCs; no parsing)%n");
         out.printf("  %-28s %s  %s  %s%n", "all files", Units.seconds(pass.nanos),
                 Units.perSecond(pass.records, pass.nanos, "records"), Units.megabytesPerSecond(pass.payloadBytes, pass.nanos));
