@@ -50,6 +50,10 @@ final class SimdSupport {
         boolean on;
         try {
             on = s.equals("true") || (SimdVarints.preferredWidthFits() && cpuFlag("avx512_vbmi2"));
+            if (on && !SimdVarints.selfCheck()) {
+                LOG.warn("the Vector API decoder decoded a test list wrongly: packed varints are decoded without it");
+                return false;
+            }
         } catch (LinkageError e) {
             // A JDK whose incubating API no longer has what the decoder was compiled against.
             LOG.warn("the Vector API decoder cannot load ({}): packed varints are decoded without it", e.toString());

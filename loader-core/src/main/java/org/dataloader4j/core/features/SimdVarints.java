@@ -1,7 +1,9 @@
 package org.dataloader4j.core.features;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
@@ -52,6 +54,32 @@ final class SimdVarints {
     /** Whether this JVM's preferred vectors are 512 bits wide, which the steps take. */
     static boolean preferredWidthFits() {
         return ByteVector.SPECIES_PREFERRED.vectorBitSize() >= BYTES.vectorBitSize();
+    }
+
+    /**
+     * Decodes a short list through both kinds of step and checks the values: run once before the
+     * decoder is chosen, so that a JDK whose incubating API no longer links with this class, or
+     * computes otherwise, fails here rather than in a parse.
+     */
+    static boolean selfCheck() {
+        // 64 one-byte values, then 16 of one to four bytes, then room for a whole window.
+        int[] values = new int[WINDOW + LANES];
+        byte[] bytes = new byte[WINDOW + LANES * 4 + WINDOW];
+        int length = 0;
+        for (int i = 0; i < values.length; i++) {
+            values[i] = i < WINDOW ? i : (i * 40_503) >>> (i % 4 * 7);
+            for (int v = values[i]; ; v >>>= 7) {
+                bytes[length++] = (byte) (v < 0x80 ? v : v & 0x7F | 0x80);
+                if (v < 0x80) {
+                    break;
+                }
+            }
+        }
+        MemorySegment record = MemorySegment.ofArray(bytes);
+        MemorySegment out = MemorySegment.ofArray(new byte[values.length * Integer.BYTES]);
+        WireReader r = new WireReader(record).reset(record, 0, length);
+        return decode(r, out, 0, values.length) == values.length && r.position() == length
+                && Arrays.equals(values, out.toArray(ValueLayout.JAVA_INT_UNALIGNED.withOrder(LE)));
     }
 
     /**

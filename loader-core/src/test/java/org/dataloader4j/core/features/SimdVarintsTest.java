@@ -165,6 +165,11 @@ class SimdVarintsTest {
     }
 
     @Test
+    void theCheckRunBeforeChoosingTheDecoderPasses() {
+        assertTrue(SimdVarints.selfCheck());
+    }
+
+    @Test
     void theSettingIsAutoTrueOrFalse() {
         assertFalse(SimdSupport.decide("false"));
         assertFalse(SimdSupport.decide("sometimes"));
