@@ -96,7 +96,7 @@ final class BenchCommand implements Callable<Integer> {
                 FileFormat.name(framing), files.size(), files.size() == 1 ? "file" : "files", Units.megabytes(fileBytes),
                 pass.records, batch, threads == null ? "default parse threads" : threads + " parse threads",
                 epochs, epochs == 1 ? "epoch" : "epochs");
-        out.printf("packed varints into int32 tensors: %s%n",
+        out.printf("packed varints into int32 and int64 tensors: %s%n",
                 ValueCopier.vectorVarints() ? "Vector API decoder (SIMD)" : "scalar decoder");
         out.printf("framing pass (1 thread: read, decompress, frames, CRCs; no parsing)%n");
         out.printf("  %-28s %s  %s  %s%n", "all files", Units.seconds(pass.nanos),

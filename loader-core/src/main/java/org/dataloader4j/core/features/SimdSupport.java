@@ -31,7 +31,7 @@ final class SimdSupport {
     private static final String MODULE = "jdk.incubator.vector";
     private static final Logger LOG = LoggerFactory.getLogger(SimdSupport.class);
 
-    /** Whether {@link ValueCopier} decodes packed varints into INT32 rows with {@link SimdVarints}. */
+    /** Whether {@link ValueCopier} decodes packed varints into INT32 and INT64 rows with {@link SimdVarints}. */
     static final boolean VARINTS = decide(System.getProperty(PROPERTY, "auto"));
 
     private SimdSupport() {
@@ -59,7 +59,7 @@ final class SimdSupport {
             LOG.warn("the Vector API decoder cannot load ({}): packed varints are decoded without it", e.toString());
             return false;
         }
-        LOG.debug("packed varints into INT32 rows: {}", on ? "Vector API decoder" : "scalar decoder");
+        LOG.debug("packed varints into INT32 and INT64 rows: {}", on ? "Vector API decoder" : "scalar decoder");
         return on;
     }
 

@@ -6,13 +6,14 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.dataloader4j.core.wire.WireReader;
 
 /**
- * Packed varints into an INT32 row, up to 64 at a time, with the Vector API
+ * Packed varints into an INT32 or INT64 row, up to 64 at a time, with the Vector API
  * ({@code jdk.incubator.vector}): the decoder {@link ValueCopier} uses where {@link SimdSupport}
  * finds it fast.
  *
@@ -20,7 +21,7 @@ import org.dataloader4j.core.wire.WireReader;
  * varint.
  * <ul>
  *   <li>No high bit set: 16 to 64 one-byte values (masks, segment ids, padding), widened into
- *       ints.</li>
+ *       ints or longs.</li>
  *   <li>Otherwise the first 16 varints ending in the window: the positions of their last bytes
  *       are gathered by one compress of the lane numbers, and each varint's first four bytes by
  *       one byte permute into an int lane of its own. Each lane keeps its varint's bytes and
@@ -43,6 +44,7 @@ final class SimdVarints {
     private static final int WINDOW = 64;
     private static final VectorSpecies<Byte> BYTES = ByteVector.SPECIES_512;
     private static final VectorSpecies<Integer> INTS = IntVector.SPECIES_512;
+    private static final VectorSpecies<Long> LONGS = LongVector.SPECIES_512;
     /** Lane {@code i} holds {@code i}. */
     private static final ByteVector LANE_NUMBERS = (ByteVector) BYTES.iotaShuffle(0, 1, false).toVector();
     private static final ByteVector ZERO = ByteVector.zero(BYTES);
@@ -78,8 +80,13 @@ final class SimdVarints {
         MemorySegment record = MemorySegment.ofArray(bytes);
         MemorySegment out = MemorySegment.ofArray(new byte[values.length * Integer.BYTES]);
         WireReader r = new WireReader(record).reset(record, 0, length);
-        return decode(r, out, 0, values.length) == values.length && r.position() == length
+        boolean ints = decode(r, out, 0, values.length, false) == values.length && r.position() == length
                 && Arrays.equals(values, out.toArray(ValueLayout.JAVA_INT_UNALIGNED.withOrder(LE)));
+        MemorySegment wide = MemorySegment.ofArray(new byte[values.length * Long.BYTES]);
+        r.reset(record, 0, length);
+        return ints && decode(r, wide, 0, values.length, true) == values.length && r.position() == length
+                && Arrays.equals(Arrays.stream(values).asLongStream().toArray(),
+                wide.toArray(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(LE)));
     }
 
     /**
@@ -95,13 +102,14 @@ final class SimdVarints {
     }
 
     /**
-     * Writes the varints from {@code r}'s position, at most {@code max} of them, to INT32
-     * elements {@code at, at + 1, …} of {@code out}, while a step can take them; returns how many
+     * Writes the varints from {@code r}'s position, at most {@code max} of them, to INT64 elements
+     * {@code at, at + 1, …} of {@code out} if {@code longs}, else INT32 ones, while a step can take
+     * them; returns how many
      * it wrote and leaves {@code r} after the last. Stops early, leaving the rest to the scalar
      * decoder, at a window holding a varint of five bytes or more, a varint that does not end
      * before {@code r}'s limit, or fewer than 64 bytes before the end of {@code r}'s segment.
      */
-    static long decode(WireReader r, MemorySegment out, long at, long max) {
+    static long decode(WireReader r, MemorySegment out, long at, long max, boolean longs) {
         MemorySegment record = r.segment();
         long p = r.position();
         long end = r.limit();
@@ -115,18 +123,32 @@ final class SimdVarints {
             long continued = bytes.lt((byte) 0).toLong() & inList;
             long room = max - n;
             if (continued == 0 && left >= LANES && room >= LANES) {
-                long o = (at + n) * Integer.BYTES;
-                widen(bytes, 0).intoMemorySegment(out, o, LE);
-                if (left >= WINDOW && room >= WINDOW) {
-                    widen(bytes, 1).intoMemorySegment(out, o + 64, LE);
-                    widen(bytes, 2).intoMemorySegment(out, o + 128, LE);
-                    widen(bytes, 3).intoMemorySegment(out, o + 192, LE);
-                    n += WINDOW;
-                    p += WINDOW;
+                // Widened in place, each part a constant: a vector handed to a method the JIT does
+                // not inline is boxed on the heap.
+                int take = left >= WINDOW && room >= WINDOW ? WINDOW : LANES;
+                if (longs) {
+                    long o = (at + n) * Long.BYTES;
+                    bytes.convertShape(VectorOperators.B2L, LONGS, 0).intoMemorySegment(out, o, LE);
+                    bytes.convertShape(VectorOperators.B2L, LONGS, 1).intoMemorySegment(out, o + 64, LE);
+                    if (take == WINDOW) {
+                        bytes.convertShape(VectorOperators.B2L, LONGS, 2).intoMemorySegment(out, o + 128, LE);
+                        bytes.convertShape(VectorOperators.B2L, LONGS, 3).intoMemorySegment(out, o + 192, LE);
+                        bytes.convertShape(VectorOperators.B2L, LONGS, 4).intoMemorySegment(out, o + 256, LE);
+                        bytes.convertShape(VectorOperators.B2L, LONGS, 5).intoMemorySegment(out, o + 320, LE);
+                        bytes.convertShape(VectorOperators.B2L, LONGS, 6).intoMemorySegment(out, o + 384, LE);
+                        bytes.convertShape(VectorOperators.B2L, LONGS, 7).intoMemorySegment(out, o + 448, LE);
+                    }
                 } else {
-                    n += LANES;
-                    p += LANES;
+                    long o = (at + n) * Integer.BYTES;
+                    bytes.convertShape(VectorOperators.B2I, INTS, 0).intoMemorySegment(out, o, LE);
+                    if (take == WINDOW) {
+                        bytes.convertShape(VectorOperators.B2I, INTS, 1).intoMemorySegment(out, o + 64, LE);
+                        bytes.convertShape(VectorOperators.B2I, INTS, 2).intoMemorySegment(out, o + 128, LE);
+                        bytes.convertShape(VectorOperators.B2I, INTS, 3).intoMemorySegment(out, o + 192, LE);
+                    }
                 }
+                n += take;
+                p += take;
                 continue;
             }
             long ends = ~continued & inList;
@@ -147,21 +169,26 @@ final class SimdVarints {
             ByteVector picks = starts.mul(0x0101_0101).add(0x0302_0100).reinterpretAsBytes().and((byte) (WINDOW - 1));
             IntVector x = picks.selectFrom(bytes).reinterpretAsInts()
                     .and(IntVector.broadcast(INTS, -1).lanewise(VectorOperators.LSHR, extra.mul(-8).add(24)));
-            x.and(0x7F)
+            IntVector values = x.and(0x7F)
                     .or(x.lanewise(VectorOperators.LSHR, 1).and(0x3F80))
                     .or(x.lanewise(VectorOperators.LSHR, 2).and(0x1F_C000))
-                    .or(x.lanewise(VectorOperators.LSHR, 3).and(0xFE0_0000))
-                    .intoMemorySegment(out, (at + n) * Integer.BYTES, LE, lanes);
+                    .or(x.lanewise(VectorOperators.LSHR, 3).and(0xFE0_0000));
+            if (longs) {
+                // Values under 2^28: widened alike whether signed or not.
+                long o = (at + n) * Long.BYTES;
+                values.convertShape(VectorOperators.I2L, LONGS, 0).intoMemorySegment(out, o, LE, LONGS.indexInRange(0, count));
+                if (count > LONGS.length()) {
+                    values.convertShape(VectorOperators.I2L, LONGS, 1)
+                            .intoMemorySegment(out, o + 64, LE, LONGS.indexInRange(LONGS.length(), count));
+                }
+            } else {
+                values.intoMemorySegment(out, (at + n) * Integer.BYTES, LE, lanes);
+            }
             n += count;
             // Past the count-th end: the set bit of ends that bit count - 1 is deposited on.
             p += Long.numberOfTrailingZeros(Long.expand(1L << (count - 1), ends)) + 1;
         }
         r.position(p);
         return n;
-    }
-
-    /** Bytes {@code 16 * part} to {@code 16 * part + 15} of {@code bytes}, each one-byte value an int. */
-    private static IntVector widen(ByteVector bytes, int part) {
-        return (IntVector) bytes.convertShape(VectorOperators.B2I, INTS, part);
     }
 }

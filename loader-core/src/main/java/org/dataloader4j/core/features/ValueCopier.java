@@ -30,7 +30,7 @@ public final class ValueCopier {
     }
 
     /**
-     * Whether this JVM decodes packed varints into INT32 rows with the Vector API, for reports:
+     * Whether this JVM decodes packed varints into INT32 and INT64 rows with the Vector API, for reports:
      * set once, from the {@code dataloader4j.simd} system property, the {@code jdk.incubator.vector}
      * module and the processor (docs/ofrecord-parser.md).
      */
@@ -135,7 +135,7 @@ public final class ValueCopier {
     /**
      * Writes the varints from {@code r}'s position up to its limit, at most {@code max} of them,
      * and leaves {@code r} after the last one written; returns how many it wrote. Into an INT32
-     * row, where {@link SimdSupport} turns it on, {@link SimdVarints} takes what it can, and the
+     * or INT64 row, where {@link SimdSupport} turns it on, {@link SimdVarints} takes what it can, and the
      * scalar decoder below takes up to one of its steps' worth where it stops. The scalar decoder
      * decodes a chunk at a time into {@code scratch}, then stores it by a loop of one type: the
      * decoding loop does not branch on the output type, and stores no value into a segment.
@@ -150,11 +150,11 @@ public final class ValueCopier {
     /** {@link #copyVarints} with the Vector API decoder on or off, whatever {@link SimdSupport} decided. */
     static long copyVarints(WireReader r, boolean int32, long[] scratch, MemorySegment out, DataType type,
                             long at, long max, boolean simd) {
-        boolean vectors = simd && type == DataType.INT32 && SimdVarints.takes(r.segment(), out);
+        boolean vectors = simd && (type == DataType.INT32 || type == DataType.INT64) && SimdVarints.takes(r.segment(), out);
         long n = 0;
         while (n < max && r.hasRemaining()) {
             if (vectors) {
-                n += SimdVarints.decode(r, out, at + n, max - n);
+                n += SimdVarints.decode(r, out, at + n, max - n, type == DataType.INT64);
                 if (n == max || !r.hasRemaining()) {
                     break;
                 }

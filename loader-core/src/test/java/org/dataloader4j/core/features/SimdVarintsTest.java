@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class SimdVarintsTest {
     private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final byte POISON = 0x5A;
 
     private static final class Wire extends WireWriter<Wire> {
@@ -66,16 +67,16 @@ class SimdVarintsTest {
     private record Outcome(byte[] row, long count, long position, String error) {
     }
 
-    private static Outcome run(MemorySegment record, long start, long end, int at, int max, boolean int32, boolean simd,
-                               Arena arena) {
-        MemorySegment out = arena.allocate((at + max + 20L) * Integer.BYTES);
+    private static Outcome run(MemorySegment record, long start, long end, int at, int max, boolean int32, DataType type,
+                               boolean simd, Arena arena) {
+        MemorySegment out = arena.allocate((at + max + 20L) * type.byteSize());
         out.fill(POISON);
         WireReader r = new WireReader(record).reset(record, start, end);
         try {
-            long count = ValueCopier.copyVarints(r, int32, new long[256], out, DataType.INT32, at, max, simd);
+            long count = ValueCopier.copyVarints(r, int32, new long[256], out, type, at, max, simd);
             return new Outcome(out.toArray(ValueLayout.JAVA_BYTE), count, r.position(), null);
         } catch (WireFormatException e) {
-            return new Outcome(out.asSlice((long) (at + max) * Integer.BYTES).toArray(ValueLayout.JAVA_BYTE), -1, -1,
+            return new Outcome(out.asSlice((at + max) * type.byteSize()).toArray(ValueLayout.JAVA_BYTE), -1, -1,
                     e.getMessage());
         }
     }
@@ -95,13 +96,14 @@ class SimdVarintsTest {
             int at = random.nextInt(3);
             int max = random.nextInt(random.nextBoolean() ? 20 : 320);
             boolean int32 = random.nextBoolean();
-            String where = "seed " + seed + ", " + list.length + " bytes, max " + max;
+            DataType type = random.nextBoolean() ? DataType.INT32 : DataType.INT64;
+            String where = "seed " + seed + ", " + list.length + " bytes into " + type + ", max " + max;
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment record = random.nextBoolean() ? MemorySegment.ofArray(bytes)
                         : arena.allocate(bytes.length).copyFrom(MemorySegment.ofArray(bytes));
                 long end = before + list.length;
-                Outcome scalar = run(record, before, end, at, max, int32, false, arena);
-                Outcome simd = run(record, before, end, at, max, int32, true, arena);
+                Outcome scalar = run(record, before, end, at, max, int32, type, false, arena);
+                Outcome simd = run(record, before, end, at, max, int32, type, true, arena);
                 assertEquals(scalar.error(), simd.error(), where);
                 assertEquals(scalar.count(), simd.count(), where);
                 assertEquals(scalar.position(), simd.position(), where);
@@ -111,7 +113,7 @@ class SimdVarintsTest {
     }
 
     @Test
-    void theStepsTakeAListOfOneToFourByteVarintsWhole() {
+    void theStepsTakeAListOfOneToFourByteVarintsWholeIntoIntsOrLongs() {
         Random random = new Random(11);
         int[] values = new int[500];
         Wire w = new Wire();
@@ -129,12 +131,17 @@ class SimdVarintsTest {
             // 64 bytes after the list, so that the last window lies inside the segment.
             MemorySegment record = arena.allocate(list.length + 64L);
             MemorySegment.copy(list, 0, record, ValueLayout.JAVA_BYTE, 0, list.length);
-            MemorySegment out = arena.allocate((long) values.length * Integer.BYTES);
+            MemorySegment ints = arena.allocate((long) values.length * Integer.BYTES);
+            MemorySegment longs = arena.allocate((long) values.length * Long.BYTES);
             WireReader r = new WireReader(record).reset(record, 0, list.length);
 
-            assertEquals(values.length, SimdVarints.decode(r, out, 0, values.length));
+            assertEquals(values.length, SimdVarints.decode(r, ints, 0, values.length, false));
             assertEquals(list.length, r.position());
-            assertArrayEquals(values, out.toArray(I32));
+            assertArrayEquals(values, ints.toArray(I32));
+            r.reset(record, 0, list.length);
+            assertEquals(values.length, SimdVarints.decode(r, longs, 0, values.length, true));
+            assertEquals(list.length, r.position());
+            assertArrayEquals(Arrays.stream(values).asLongStream().toArray(), longs.toArray(I64));
         }
     }
 
@@ -147,7 +154,7 @@ class SimdVarintsTest {
             MemorySegment.copy(list, 0, record, ValueLayout.JAVA_BYTE, 0, list.length);
             MemorySegment out = arena.allocate(4L * Integer.BYTES);
 
-            assertEquals(0, SimdVarints.decode(new WireReader(record).reset(record, 0, list.length), out, 0, 4));
+            assertEquals(0, SimdVarints.decode(new WireReader(record).reset(record, 0, list.length), out, 0, 4, false));
             assertEquals(4, ValueCopier.copyVarints(new WireReader(record).reset(record, 0, list.length), true, new long[256], out,
                     DataType.INT32, 0, 4, true));
             assertArrayEquals(new int[] {1, 300, 1 << 28, 2}, out.toArray(I32));
