@@ -104,10 +104,10 @@ final class SimdVarints {
     /**
      * Writes the varints from {@code r}'s position, at most {@code max} of them, to INT64 elements
      * {@code at, at + 1, …} of {@code out} if {@code longs}, else INT32 ones, while a step can take
-     * them; returns how many
-     * it wrote and leaves {@code r} after the last. Stops early, leaving the rest to the scalar
-     * decoder, at a window holding a varint of five bytes or more, a varint that does not end
-     * before {@code r}'s limit, or fewer than 64 bytes before the end of {@code r}'s segment.
+     * them; returns how many it wrote and leaves {@code r} after the last. Stops early, leaving the
+     * rest to the scalar decoder, at a window holding a varint of five bytes or more, a varint that
+     * does not end before {@code r}'s limit, or fewer than 64 bytes before the end of {@code r}'s
+     * segment.
      */
     static long decode(WireReader r, MemorySegment out, long at, long max, boolean longs) {
         MemorySegment record = r.segment();
