@@ -30,9 +30,9 @@ public final class ValueCopier {
     }
 
     /**
-     * Whether this JVM decodes packed varints into INT32 and INT64 rows with the Vector API, for reports:
-     * set once, from the {@code dataloader4j.simd} system property, the {@code jdk.incubator.vector}
-     * module and the processor (docs/ofrecord-parser.md).
+     * Whether this JVM decodes packed varints into INT32 and INT64 rows with the Vector API, for
+     * reports: set once, from the {@code dataloader4j.simd} system property, the
+     * {@code jdk.incubator.vector} module and the processor (docs/ofrecord-parser.md).
      */
     public static boolean vectorVarints() {
         return SimdSupport.VARINTS;

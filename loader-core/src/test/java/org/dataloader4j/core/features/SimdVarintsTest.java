@@ -53,14 +53,7 @@ class SimdVarintsTest {
             value(random, w);
         }
         byte[] p = w.toByteArray();
-        if (p.length > 0 && random.nextInt(4) == 0) {
-            switch (random.nextInt(3)) {
-                case 0 -> p[random.nextInt(p.length)] |= (byte) 0x80;
-                case 1 -> Arrays.fill(p, random.nextInt(p.length), p.length, (byte) 0xFF);
-                default -> p = Arrays.copyOf(p, random.nextInt(p.length));
-            }
-        }
-        return p;
+        return p.length > 0 && random.nextInt(4) == 0 ? ValueCopierTest.damaged(random, p) : p;
     }
 
     /** What one decoder made of a list: the values written (with the poison around them), the count and end, or the error. */

@@ -50,9 +50,11 @@ class ValueCopierTest {
             }
         }
         byte[] p = w.toByteArray();
-        if (p.length == 0 || random.nextInt(3) != 0) {
-            return p;
-        }
+        return p.length == 0 || random.nextInt(3) != 0 ? p : damaged(random, p);
+    }
+
+    /** {@code p}, a non-empty packed list, damaged one of three ways so that some value is bad or cut. */
+    static byte[] damaged(Random random, byte[] p) {
         switch (random.nextInt(3)) {
             // A continuation bit set: two varints merge, or the last runs past the end.
             case 0 -> p[random.nextInt(p.length)] |= (byte) 0x80;
