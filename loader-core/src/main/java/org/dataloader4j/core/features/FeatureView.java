@@ -1,5 +1,7 @@
 package org.dataloader4j.core.features;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.Objects;
 import org.dataloader4j.core.wire.WireFormatException;
@@ -21,8 +23,10 @@ import org.dataloader4j.core.wire.WireReader;
  */
 public final class FeatureView {
     /** Field 2 of a map entry: its value. */
-    public static final int ENTRY_VALUE_TAG = WireReader.tag(2, WireReader.LENGTH_DELIMITED);
+    public static final int ENTRY_VALUE_TAG = MapScanner.MESSAGE_VALUE_TAG;
     private static final int LIST_VALUES = 1;
+    /** A list's values as one length-delimited field: packed numbers, or one byte string. */
+    private static final int VALUES_TAG = WireReader.tag(LIST_VALUES, WireReader.LENGTH_DELIMITED);
 
     private final FeatureSchema schema;
     private ListKind kind;
@@ -47,6 +51,10 @@ public final class FeatureView {
     public void resolveEntry(WireReader r, long entryStart, long entryEnd) {
         clear();
         r.reset(r.segment(), entryStart, entryEnd);
+        if (usualEntry(r.segment(), entryStart, entryEnd)) {
+            r.position(entryEnd);
+            return;
+        }
         for (int tag = r.readTag(); tag != 0; tag = r.readTag()) {
             if (tag == ENTRY_VALUE_TAG) {
                 long outer = r.pushLimit(r.readLength());
@@ -67,7 +75,58 @@ public final class FeatureView {
     public void resolveFeature(WireReader r, long start, long end) {
         clear();
         r.reset(r.segment(), start, end);
+        if (usualFeature(r.segment(), start, end)) {
+            r.position(end);
+            return;
+        }
         readFeature(r);
+    }
+
+    /**
+     * Resolves the entry {@code [start, end)} in place if it has the shape writers give it
+     * ({@link MapScanner#usualValue}) and its Feature is {@link #usualFeature usual}. False, with
+     * nothing set, for any other entry, which the caller then reads field by field; an entry taken
+     * here resolves as it would there.
+     */
+    private boolean usualEntry(MemorySegment record, long start, long end) {
+        long value = MapScanner.usualValue(record, start, end);
+        return value >= 0 && usualFeature(record, value, end);
+    }
+
+    /**
+     * Resolves the Feature {@code [start, end)} in place if it is one list, which is empty or
+     * holds one length-delimited value field (a packed list, or one byte string) running to the
+     * Feature's end, with one-byte tags and lengths of at most three bytes: nearly every Feature
+     * written. False, with nothing set, for any other, which the caller then reads field by
+     * field; a Feature taken here resolves as it would there.
+     */
+    private boolean usualFeature(MemorySegment record, long start, long end) {
+        if (end - start < 2) {
+            return false;
+        }
+        int tag = record.get(ValueLayout.JAVA_BYTE, start);
+        ListKind k = tag > 0 && WireReader.wireType(tag) == WireReader.LENGTH_DELIMITED
+                ? schema.kindOf(WireReader.fieldNumber(tag)) : null;
+        int listLength = WireReader.peekShortVarint(record, start + 1, end);
+        long list = start + 1 + WireReader.shortVarintBytes(listLength);
+        if (k == null || listLength < 0 || list + listLength != end) {
+            return false;
+        }
+        if (list == end) {
+            kind = k;
+            return true;
+        }
+        if (record.get(ValueLayout.JAVA_BYTE, list) != VALUES_TAG) {
+            return false;
+        }
+        int valuesLength = WireReader.peekShortVarint(record, list + 1, end);
+        long values = list + 1 + WireReader.shortVarintBytes(valuesLength);
+        if (valuesLength < 0 || values + valuesLength != end) {
+            return false;
+        }
+        kind = k;
+        add(values, end);
+        return true;
     }
 
     /**

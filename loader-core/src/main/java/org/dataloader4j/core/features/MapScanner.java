@@ -21,6 +21,8 @@ import org.dataloader4j.core.wire.WireReader;
 public final class MapScanner {
     /** Field 1 of a map entry: its key. */
     public static final int KEY_TAG = WireReader.tag(1, WireReader.LENGTH_DELIMITED);
+    /** Field 2 of a map entry whose values are messages: its value. */
+    public static final int MESSAGE_VALUE_TAG = WireReader.tag(2, WireReader.LENGTH_DELIMITED);
 
     private final byte[][] keys;
 
@@ -48,6 +50,7 @@ public final class MapScanner {
      */
     public void scan(WireReader r, int mapField, long[] entryStart, long[] entryEnd) {
         int entryTag = WireReader.tag(mapField, WireReader.LENGTH_DELIMITED);
+        scanUsual(r, entryTag, entryStart, entryEnd);
         for (int tag = r.readTag(); tag != 0; tag = r.readTag()) {
             if (tag != entryTag) {
                 r.skipField(tag);
@@ -61,6 +64,54 @@ public final class MapScanner {
                 entryEnd[i] = start + length;
             }
         }
+    }
+
+    /**
+     * Takes the entries from the position on while they have the shape writers give them, read
+     * in place, and leaves the reader after the last one taken: the rest, which may be nothing,
+     * is read field by field. The shape: a one-byte tag, a length of at most three bytes, and an
+     * entry as {@link #usualValue} takes it. An entry taken is read as the reader would read it,
+     * so the two ways agree on every record.
+     */
+    private void scanUsual(WireReader r, int entryTag, long[] entryStart, long[] entryEnd) {
+        MemorySegment record = r.segment();
+        long at = r.position();
+        long limit = r.limit();
+        while (at < limit && record.get(ValueLayout.JAVA_BYTE, at) == entryTag) {
+            int length = WireReader.peekShortVarint(record, at + 1, limit);
+            long start = at + 1 + WireReader.shortVarintBytes(length);
+            if (length < 0 || length > limit - start || usualValue(record, start, start + length) < 0) {
+                break;
+            }
+            int i = match(record, start + 2, record.get(ValueLayout.JAVA_BYTE, start + 1));
+            if (i >= 0) {
+                entryStart[i] = start;
+                entryEnd[i] = start + length;
+            }
+            at = start + length;
+        }
+        r.position(at);
+    }
+
+    /**
+     * Where the value of the map entry {@code [start, end)} starts, if the entry has the shape
+     * writers give it: its key, of under 128 bytes (the bytes from {@code start + 2}, as many as
+     * the byte at {@code start + 1} says), then a message value, whose length takes at most three
+     * bytes, running to the entry's end. -1 for an entry of any other shape, which a parser then
+     * reads field by field.
+     */
+    public static long usualValue(MemorySegment record, long start, long end) {
+        if (end - start < 3 || record.get(ValueLayout.JAVA_BYTE, start) != KEY_TAG) {
+            return -1;
+        }
+        int keyLength = record.get(ValueLayout.JAVA_BYTE, start + 1);
+        long tag = start + 2 + keyLength;
+        if (keyLength < 0 || tag >= end || record.get(ValueLayout.JAVA_BYTE, tag) != MESSAGE_VALUE_TAG) {
+            return -1;
+        }
+        int length = WireReader.peekShortVarint(record, tag + 1, end);
+        long value = tag + 1 + WireReader.shortVarintBytes(length);
+        return length >= 0 && value + length == end ? value : -1;
     }
 
     /** Reads the entry of {@code length} bytes at the position; the index of its key, or -1. */

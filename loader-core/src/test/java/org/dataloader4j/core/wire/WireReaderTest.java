@@ -288,6 +288,28 @@ class WireReaderTest {
         assertTrue(failures > 0, "seed " + seed);
     }
 
+    @Test
+    void peekingAShortVarintGivesWhatReadingItGivesOrRefuses() {
+        MemorySegment buffer = MemorySegment.ofArray(new byte[8]);
+        for (int value = 0; value < 1 << 21; value++) {
+            byte[] encoded = varint(value);
+            MemorySegment.copy(MemorySegment.ofArray(encoded), 0, buffer, 1, encoded.length);
+            long end = 1 + encoded.length;
+            assertEquals(value, WireReader.peekShortVarint(buffer, 1, end), "value " + value);
+            assertEquals(encoded.length, WireReader.shortVarintBytes(value), "value " + value);
+            assertEquals(-1, WireReader.peekShortVarint(buffer, 1, end - 1), "value " + value + " cut short");
+        }
+        // Longer than three bytes, or longer than needed: left to a reader, which reads them.
+        byte[][] refused = {varint(1 << 21), {(byte) 0x80, 0}, {(byte) 0x81, (byte) 0x80, 0}};
+        long[] read = {1 << 21, 0, 1};
+        for (int i = 0; i < refused.length; i++) {
+            MemorySegment segment = MemorySegment.ofArray(refused[i]);
+            assertEquals(-1, WireReader.peekShortVarint(segment, 0, refused[i].length), "form " + i);
+            assertEquals(read[i], new WireReader(segment).readVarint64(), "form " + i);
+        }
+        assertEquals(-1, WireReader.peekShortVarint(buffer, 3, 3), "nothing before the end");
+    }
+
     /** Reads every field, descending into length-delimited ones as if they were messages. */
     private static void walk(WireReader r, int depth) {
         for (int tag = r.readTag(); tag != 0; tag = r.readTag()) {
