@@ -2,6 +2,7 @@ package org.dataloader4j.core.features;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.dataloader4j.core.wire.WireReader;
@@ -24,14 +25,40 @@ public final class MapScanner {
     /** Field 2 of a map entry whose values are messages: its value. */
     public static final int MESSAGE_VALUE_TAG = WireReader.tag(2, WireReader.LENGTH_DELIMITED);
 
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
     private final byte[][] keys;
+    /** Each key's first eight bytes (fewer, zero-padded, for a shorter key), as a little-endian word. */
+    private final long[] heads;
+    /** Which bits of a word loaded at a key's start are the key's. */
+    private final long[] headMasks;
+    /** Each key's last eight bytes, for keys of more than eight. */
+    private final long[] tails;
 
     /** A scanner for {@code keys}; key {@code i}'s entry is noted at index {@code i}. */
     public MapScanner(List<String> keys) {
-        this.keys = new byte[keys.size()][];
-        for (int i = 0; i < this.keys.length; i++) {
-            this.keys[i] = keys.get(i).getBytes(StandardCharsets.UTF_8);
+        int n = keys.size();
+        this.keys = new byte[n][];
+        this.heads = new long[n];
+        this.headMasks = new long[n];
+        this.tails = new long[n];
+        for (int i = 0; i < n; i++) {
+            byte[] key = keys.get(i).getBytes(StandardCharsets.UTF_8);
+            this.keys[i] = key;
+            int head = Math.min(key.length, Long.BYTES);
+            heads[i] = word(key, 0, head);
+            headMasks[i] = head == Long.BYTES ? -1L : (1L << 8 * head) - 1;
+            tails[i] = key.length > Long.BYTES ? word(key, key.length - Long.BYTES, Long.BYTES) : 0;
         }
+    }
+
+    /** Bytes {@code [from, from + n)} of {@code key} as a little-endian word. */
+    private static long word(byte[] key, int from, int n) {
+        long w = 0;
+        for (int b = n - 1; b >= 0; b--) {
+            w = w << 8 | key[from + b] & 0xFF;
+        }
+        return w;
     }
 
     /** The number of keys. */
@@ -134,17 +161,35 @@ public final class MapScanner {
     }
 
     private int match(MemorySegment record, long keyStart, long keyLength) {
+        // Compared a word at a time where a word can be read at the key's start.
+        boolean words = record.byteSize() - keyStart >= Long.BYTES;
+        long head = words ? record.get(WORD, keyStart) : 0;
         for (int i = 0; i < keys.length; i++) {
-            if (keys[i].length == keyLength && equal(record, keyStart, keys[i])) {
+            if (keys[i].length != keyLength) {
+                continue;
+            }
+            if (words ? (head & headMasks[i]) == heads[i] && equalAfterHead(record, keyStart, i)
+                    : equal(record, keyStart, keys[i], 0)) {
                 return i;
             }
         }
         return -1;
     }
 
-    /** Keys are short: a plain loop beats a vectorised mismatch's set-up. */
-    private static boolean equal(MemorySegment record, long at, byte[] key) {
-        for (int i = 0; i < key.length; i++) {
+    /** Whether key {@code i}'s bytes after its first eight are those at {@code at + 8}. */
+    private boolean equalAfterHead(MemorySegment record, long at, int i) {
+        int n = keys[i].length;
+        if (n <= Long.BYTES) {
+            return true;
+        }
+        // The last eight bytes overlap the head, or the middle that is compared byte by byte.
+        return record.get(WORD, at + n - Long.BYTES) == tails[i]
+                && (n <= 2 * Long.BYTES || equal(record, at, keys[i], Long.BYTES));
+    }
+
+    /** Whether bytes {@code from, from + 1, …} of {@code key} are those at {@code at + from}. */
+    private static boolean equal(MemorySegment record, long at, byte[] key, int from) {
+        for (int i = from; i < key.length; i++) {
             if (record.get(ValueLayout.JAVA_BYTE, at + i) != key[i]) {
                 return false;
             }

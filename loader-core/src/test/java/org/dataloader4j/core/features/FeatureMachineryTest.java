@@ -209,4 +209,33 @@ class FeatureMachineryTest {
                 () -> new FeatureView(TF).resolveEntry(s, 2, shortRecord.length));
         assertEquals(10, list.position(), "the list's length, after the Feature's tag");
     }
+
+    @Test
+    void keysMatchOnlyWhenEveryByteIsTheSameWhereverTheyLie() {
+        List<String> keys = List.of("", "abc", "abcdefgh", "input_ids", "abcdefghijklmnop", "abcdefghijklmnopq",
+                "a key of thirty bytes, 标签");
+        MapScanner scanner = new MapScanner(keys);
+        byte[] value = field(2, 0, field(3, 0));
+        for (int k = 0; k < keys.size(); k++) {
+            byte[] key = utf8(keys.get(k));
+            for (int p = -1; p < key.length; p++) {
+                byte[] variant = key.clone();
+                if (p >= 0) {
+                    variant[p] ^= (byte) (1 << (p % 8)); // one bit of one byte
+                }
+                // The key first, with the value after it; and last, ending the record, where no
+                // word can be read from its start.
+                for (byte[] entry : List.of(concat(field(1, 0, variant), value), concat(value, field(1, 0, variant)))) {
+                    byte[] record = field(1, 0, entry);
+                    long[] start = new long[keys.size()];
+                    Arrays.fill(start, -1);
+                    scanner.scan(new WireReader(MemorySegment.ofArray(record)), 1, start, new long[keys.size()]);
+                    for (int other = 0; other < keys.size(); other++) {
+                        boolean found = p < 0 && other == k;
+                        assertEquals(found ? 2 : -1, start[other], "key " + k + " with byte " + p + " changed, as key " + other);
+                    }
+                }
+            }
+        }
+    }
 }
