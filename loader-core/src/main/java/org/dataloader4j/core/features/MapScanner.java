@@ -127,7 +127,7 @@ public final class MapScanner {
      * bytes, running to the entry's end. -1 for an entry of any other shape, which a parser then
      * reads field by field.
      */
-    public static long usualValue(MemorySegment record, long start, long end) {
+    static long usualValue(MemorySegment record, long start, long end) {
         if (end - start < 3 || record.get(ValueLayout.JAVA_BYTE, start) != KEY_TAG) {
             return -1;
         }
