@@ -22,8 +22,8 @@ import org.dataloader4j.core.wire.WireReader;
 public final class MapScanner {
     /** Field 1 of a map entry: its key. */
     public static final int KEY_TAG = WireReader.tag(1, WireReader.LENGTH_DELIMITED);
-    /** Field 2 of a map entry whose values are messages: its value. */
-    public static final int MESSAGE_VALUE_TAG = WireReader.tag(2, WireReader.LENGTH_DELIMITED);
+    /** Field 2 of a map entry whose values are messages: its value ({@link FeatureView#ENTRY_VALUE_TAG}). */
+    static final int MESSAGE_VALUE_TAG = WireReader.tag(2, WireReader.LENGTH_DELIMITED);
 
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
