@@ -32,6 +32,20 @@ class TensorTest {
     }
 
     @Test
+    void readsFloatsAndDoublesLittleEndianAtAnyAlignment() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment seg = arena.allocate(1 + 2 * 8);
+            MemorySegment odd = seg.asSlice(1);
+            odd.set(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 4, Float.floatToIntBits(1.5f));
+            assertEquals(1.5f, Tensor.of("f", odd, Shape.of(4), DataType.FLOAT32).getFloat(1));
+            odd.set(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 8, Double.doubleToLongBits(-0.25));
+            assertEquals(-0.25, Tensor.of("d", odd, Shape.of(2), DataType.FLOAT64).getDouble(1));
+            odd.set(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 0, 0x01020304);
+            assertEquals(0x01020304, Tensor.of("i", odd, Shape.of(4), DataType.INT32).getInt(0));
+        }
+    }
+
+    @Test
     void settersWriteWhatGettersRead() {
         try (Arena arena = Arena.ofConfined()) {
             Tensor f = Tensor.of("f", arena.allocate(8), Shape.of(2), DataType.FLOAT32);
