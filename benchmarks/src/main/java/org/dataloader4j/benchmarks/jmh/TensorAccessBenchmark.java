@@ -19,11 +19,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Reading a batch tensor element by element, as a training loop on the JVM does: every element of
- * a 256 × 784 tensor summed through {@link Tensor}'s accessors ({@code getFloat}, {@code getInt},
- * {@code getLong}), against the same sum read from {@link Tensor#segment()} with a constant
- * layout. The tensor checks a lease on each access, as a batch's tensors do. ns per operation
- * is for the whole tensor: divide by 200,704 for one element.
+ * A tensor element by element, as a training loop reads a batch and a user's parser may fill one:
+ * every element of a 256 × 784 tensor summed, or written, through {@link Tensor}'s accessors
+ * ({@code getFloat}/{@code setFloat}, {@code getInt}/{@code setInt}, {@code getLong}/{@code setLong}),
+ * against the same done on {@link Tensor#segment()} with a constant layout. The tensor checks a
+ * lease on each access, as a batch's tensors do. ns per operation is for the whole tensor:
+ * divide by 200,704 for one element.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -73,7 +74,7 @@ public class TensorAccessBenchmark {
 
     /** Every element through the tensor's accessor for its type. */
     @Benchmark
-    public double accessors() {
+    public double getters() {
         Tensor t = tensor;
         long n = t.elementCount();
         double sum = 0;
@@ -98,9 +99,35 @@ public class TensorAccessBenchmark {
         return sum;
     }
 
-    /** Every element read from the segment with a constant layout: what the accessors should cost. */
+    /** Every element written through the tensor's setter for its type. */
     @Benchmark
-    public double segment() {
+    public Tensor setters() {
+        Tensor t = tensor;
+        long n = t.elementCount();
+        switch (type) {
+            case FLOAT32 -> {
+                for (long i = 0; i < n; i++) {
+                    t.setFloat(i, i);
+                }
+            }
+            case INT32 -> {
+                for (long i = 0; i < n; i++) {
+                    t.setInt(i, (int) i);
+                }
+            }
+            case INT64 -> {
+                for (long i = 0; i < n; i++) {
+                    t.setLong(i, i);
+                }
+            }
+            default -> throw new IllegalStateException(type.name());
+        }
+        return t;
+    }
+
+    /** Every element read from the segment with a constant layout: what the getters should cost. */
+    @Benchmark
+    public double segmentReads() {
         MemorySegment s = tensor.segment();
         long n = tensor.elementCount();
         double sum = 0;
@@ -123,5 +150,31 @@ public class TensorAccessBenchmark {
             default -> throw new IllegalStateException(type.name());
         }
         return sum;
+    }
+
+    /** Every element written to the segment with a constant layout: what the setters should cost. */
+    @Benchmark
+    public Tensor segmentWrites() {
+        MemorySegment s = tensor.segment();
+        long n = tensor.elementCount();
+        switch (type) {
+            case FLOAT32 -> {
+                for (long i = 0; i < n; i++) {
+                    s.setAtIndex(F32, i, i);
+                }
+            }
+            case INT32 -> {
+                for (long i = 0; i < n; i++) {
+                    s.setAtIndex(I32, i, (int) i);
+                }
+            }
+            case INT64 -> {
+                for (long i = 0; i < n; i++) {
+                    s.setAtIndex(I64, i, i);
+                }
+            }
+            default -> throw new IllegalStateException(type.name());
+        }
+        return tensor;
     }
 }
