@@ -44,7 +44,7 @@ public class TensorAccessBenchmark {
     private Tensor tensor;
     private volatile boolean released;
 
-    /** A tensor of seeded values, with a lease as a batch's tensor has. */
+    /** A tensor of known values, whose lease reads a volatile field as a batch's does. */
     @Setup(Level.Trial)
     public void setUp() {
         arena = Arena.ofShared();
