@@ -14,9 +14,11 @@ import java.util.Objects;
  * access: do not keep it past the batch's lifetime.
  *
  * <p>Element accessors take a flat element index ({@code row * rowElements + column}) and check
- * the element type; the {@code to…Array} methods copy the whole tensor to the heap. Parsers on
- * a hot path write through {@link #segment()} with {@link DataType#layout()} kept in a
- * {@code static final} field: the JIT compiles an access inline only through a constant layout.
+ * the element type and the lease, each access: a few nanoseconds an element over a batch's
+ * memory, where the lease check is a volatile read. To go through every element, copy the
+ * tensor out with the {@code to…Array} methods, or read {@link #segment()} (one check) with
+ * {@link DataType#layout()} kept in a {@code static final} field, as parsers on a hot path write:
+ * the JIT compiles an access inline only through a constant layout.
  */
 public final class Tensor {
     // The accessors' layouts as constants: a layout read from a field (DataType.layout()) is not

@@ -22,9 +22,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * A tensor element by element, as a training loop reads a batch and a user's parser may fill one:
  * every element of a 256 × 784 tensor summed, or written, through {@link Tensor}'s accessors
  * ({@code getFloat}/{@code setFloat}, {@code getInt}/{@code setInt}, {@code getLong}/{@code setLong}),
- * against the same done on {@link Tensor#segment()} with a constant layout. The tensor checks a
- * lease on each access, as a batch's tensors do. ns per operation is for the whole tensor:
- * divide by 200,704 for one element.
+ * against the same done on {@link Tensor#segment()} with a constant layout. The accessors check
+ * the tensor's lease on each access: one like a batch's, or the permanent one of a tensor over
+ * the caller's own memory. ns per operation is for the whole tensor: divide by 200,704 for one
+ * element.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -40,21 +41,29 @@ public class TensorAccessBenchmark {
     @Param({"FLOAT32", "INT32", "INT64"})
     public DataType type;
 
+    /**
+     * {@code BATCH}: a lease that reads a volatile field, as a batch's tensors check theirs;
+     * {@code PERMANENT}: {@link org.dataloader4j.api.Lease#PERMANENT}, a tensor over memory the caller owns.
+     */
+    @Param({"BATCH", "PERMANENT"})
+    public String lease;
+
     private Arena arena;
     private Tensor tensor;
     private volatile boolean released;
 
-    /** A tensor of known values, whose lease reads a volatile field as a batch's does. */
+    /** A tensor of known values with the lease asked for. */
     @Setup(Level.Trial)
     public void setUp() {
         arena = Arena.ofShared();
         Shape shape = Shape.of(ROWS, WIDTH);
         MemorySegment segment = arena.allocate(shape.elementCount() * type.byteSize(), 64);
-        tensor = Tensor.of("values", segment, shape, type, () -> {
-            if (released) {
-                throw new IllegalStateException("released");
-            }
-        });
+        tensor = lease.equals("PERMANENT") ? Tensor.of("values", segment, shape, type)
+                : Tensor.of("values", segment, shape, type, () -> {
+                    if (released) {
+                        throw new IllegalStateException("released");
+                    }
+                });
         for (long i = 0; i < shape.elementCount(); i++) {
             switch (type) {
                 case FLOAT32 -> tensor.setFloat(i, i % 255);
