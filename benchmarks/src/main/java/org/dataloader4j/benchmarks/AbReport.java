@@ -164,11 +164,8 @@ public final class AbReport {
         return ratios;
     }
 
-    /** The median: the middle value, or the mean of the middle two. */
-    static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    private static double median(List<Double> values) {
+        return Compare.median(values.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     private static double min(List<Double> values) {

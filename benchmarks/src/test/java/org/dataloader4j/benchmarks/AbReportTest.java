@@ -44,10 +44,4 @@ class AbReportTest {
                 "AB ratio dataloader4j/protobuf-java bert-ofrecord threads=1 a=3.00 (2.00-5.00) b=3.25 (3.00-6.00) runs=3,3"),
                 report);
     }
-
-    @Test
-    void theMedianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
-        assertEquals(2.5, AbReport.median(List.of(4.0, 1.0, 3.0, 2.0)));
-        assertEquals(3.0, AbReport.median(List.of(5.0, 3.0, 1.0)));
-    }
 }

@@ -169,6 +169,13 @@ class CompareTest {
     }
 
     @Test
+    void theMedianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
+        assertEquals(2.5, Compare.median(new double[] {4.0, 1.0, 3.0, 2.0}));
+        assertEquals(3.0, Compare.median(new double[] {5.0, 3.0, 1.0}));
+        assertEquals(20.0, Compare.median(new long[] {30, 10}));
+    }
+
+    @Test
     void aDatasetIsReusedWithTheSameSettingsAndRewrittenWithOthers() throws Exception {
         DataFiles first = DataFiles.ensure(dir, CompareDataset.BERT_OFRECORD, 50, 2, 3);
         Path file = first.files().get(0);

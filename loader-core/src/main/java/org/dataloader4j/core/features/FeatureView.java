@@ -107,9 +107,8 @@ public final class FeatureView {
         int tag = record.get(ValueLayout.JAVA_BYTE, start);
         ListKind k = tag > 0 && WireReader.wireType(tag) == WireReader.LENGTH_DELIMITED
                 ? schema.kindOf(WireReader.fieldNumber(tag)) : null;
-        int listLength = WireReader.peekShortVarint(record, start + 1, end);
-        long list = start + 1 + WireReader.shortVarintBytes(listLength);
-        if (k == null || listLength < 0 || list + listLength != end) {
+        long list = WireReader.bodyEndingAt(record, start + 1, end);
+        if (k == null || list < 0) {
             return false;
         }
         if (list == end) {
@@ -119,9 +118,8 @@ public final class FeatureView {
         if (record.get(ValueLayout.JAVA_BYTE, list) != VALUES_TAG) {
             return false;
         }
-        int valuesLength = WireReader.peekShortVarint(record, list + 1, end);
-        long values = list + 1 + WireReader.shortVarintBytes(valuesLength);
-        if (valuesLength < 0 || values + valuesLength != end) {
+        long values = WireReader.bodyEndingAt(record, list + 1, end);
+        if (values < 0) {
             return false;
         }
         kind = k;

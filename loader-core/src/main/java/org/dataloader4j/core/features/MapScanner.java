@@ -136,9 +136,7 @@ public final class MapScanner {
         if (keyLength < 0 || tag >= end || record.get(ValueLayout.JAVA_BYTE, tag) != MESSAGE_VALUE_TAG) {
             return -1;
         }
-        int length = WireReader.peekShortVarint(record, tag + 1, end);
-        long value = tag + 1 + WireReader.shortVarintBytes(length);
-        return length >= 0 && value + length == end ? value : -1;
+        return WireReader.bodyEndingAt(record, tag + 1, end);
     }
 
     /** Reads the entry of {@code length} bytes at the position; the index of its key, or -1. */

@@ -236,6 +236,17 @@ public final class WireReader {
         return value < 1 << 7 ? 1 : value < 1 << 14 ? 2 : 3;
     }
 
+    /**
+     * Where the bytes of a length-delimited field start, if its length at {@code lengthAt} is one
+     * {@link #peekShortVarint} takes and the bytes it covers end exactly at {@code end}; otherwise
+     * -1. A field of the usual shape that fills what holds it.
+     */
+    public static long bodyEndingAt(MemorySegment segment, long lengthAt, long end) {
+        int length = peekShortVarint(segment, lengthAt, end);
+        long body = lengthAt + shortVarintBytes(length);
+        return length >= 0 && body + length == end ? body : -1;
+    }
+
     /** Reads a varint and keeps its low 32 bits: an int32 (negatives are 10-byte varints). */
     public int readVarint32() {
         return (int) readVarint64();

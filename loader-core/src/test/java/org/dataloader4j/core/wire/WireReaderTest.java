@@ -310,6 +310,21 @@ class WireReaderTest {
         assertEquals(-1, WireReader.peekShortVarint(buffer, 3, 3), "nothing before the end");
     }
 
+    @Test
+    void aBodyEndsExactlyWhereItsShortLengthSays() {
+        // A length of 2 at offset 1, then two bytes, then a byte of whatever follows.
+        MemorySegment s = MemorySegment.ofArray(new byte[] {0x0A, 2, 7, 7, 9});
+        assertEquals(2, WireReader.bodyEndingAt(s, 1, 4));
+        assertEquals(-1, WireReader.bodyEndingAt(s, 1, 5), "a byte past the body");
+        assertEquals(-1, WireReader.bodyEndingAt(s, 1, 3), "the body cut short");
+        // 200 in two bytes, with 200 bytes after them; and 2 in two bytes, longer than needed.
+        byte[] wide = new byte[202];
+        wide[0] = (byte) 0xC8;
+        wide[1] = 1;
+        assertEquals(2, WireReader.bodyEndingAt(MemorySegment.ofArray(wide), 0, 202));
+        assertEquals(-1, WireReader.bodyEndingAt(MemorySegment.ofArray(new byte[] {(byte) 0x82, 0, 7, 7}), 0, 4));
+    }
+
     /** Reads every field, descending into length-delimited ones as if they were messages. */
     private static void walk(WireReader r, int depth) {
         for (int tag = r.readTag(); tag != 0; tag = r.readTag()) {
