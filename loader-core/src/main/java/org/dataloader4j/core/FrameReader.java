@@ -36,6 +36,15 @@ public interface FrameReader {
      */
     long payloadLength(MemorySegment file, long offset, String name, long record);
 
+    /**
+     * Whether {@link #payloadLength} reads the whole payload (to check its CRC), so that the
+     * frame's bytes are in the cache when it returns. A reader of frames whose payload is not
+     * read reads a short one ahead itself ({@link MappedRecordLocator#READ_AHEAD_FRAME_BYTES}).
+     */
+    default boolean readsPayload() {
+        return false;
+    }
+
     /** The most bytes a record's payload may hold: a protobuf message's limit, 2 GiB − 1. */
     int MAX_PAYLOAD_BYTES = Integer.MAX_VALUE;
 

@@ -23,6 +23,7 @@ import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.DistributedTrainingOptions;
+import org.dataloader4j.core.MappedRecordLocator;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.core.testing.FaultRuns;
 import org.dataloader4j.core.testing.ResumeRuns;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * OFRecord readers over seeded damaged files: three files, the middle one with one fault. Strict
@@ -159,42 +161,89 @@ class OFRecordFaultTest {
     @Test
     @Timeout(60)
     void aFileShrunkWhileBeingReadFailsAtItsNewEnd() throws IOException {
+        List<byte[]> payloads = CorruptFiles.payloads(0, 400, new Random(9), OFRecordFaultTest::record);
+        long cut = CorruptFiles.frame(payloads.subList(0, 200), Framing.OFRECORD).length;
         for (boolean skip : new boolean[] {false, true}) {
-            Random random = new Random(9);
-            List<byte[]> payloads = CorruptFiles.payloads(0, 400, random, OFRecordFaultTest::record);
-            Path file = dir.resolve("shrinking-" + skip);
-            Files.write(file, CorruptFiles.frame(payloads, Framing.OFRECORD));
-            long cut = CorruptFiles.frame(payloads.subList(0, 200), Framing.OFRECORD).length;
-            OFRecordReader.Builder builder = reader(List.of(file)).ringSize(1);
-            DataReader reader = (skip ? builder.skipCorrupt(1) : builder).build();
-            List<Long> ids = new ArrayList<>();
-            DataLoaderException failure = null;
-            try (reader) {
-                Batch first = reader.read();
-                ids.add(first.tensor("id").getLong(0));
-                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                    channel.truncate(cut);
+            readWhileShrinking(payloads, cut, skip, 200, cut);
+        }
+    }
+
+    /**
+     * A file cut on a page boundary inside a record's payload, so that the record's length is
+     * still there and the rest of it is gone: the record is named, not the next one, and not
+     * read as what the missing page leaves in memory. Short records (read ahead whole as they
+     * are framed) and long ones. (A 64 KiB boundary is a page boundary for every page size the
+     * JVM runs on.)
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {300, 3000})
+    @Timeout(60)
+    void aFileCutInsideARecordNamesThatRecord(int padding) throws IOException {
+        List<byte[]> payloads = CorruptFiles.payloads(0, 1_000_000 / padding, new Random(12), (id, r) -> {
+            byte[] values = new byte[padding + r.nextInt(padding)];
+            r.nextBytes(values);
+            return Features.record(Map.of("id", Features.int64Feature(id), "values", Features.floatFeature(id),
+                    "padding", Features.bytesFeature(values))).toByteArray();
+        });
+        long page = 64 * 1024;
+        long start = 0;
+        for (int record = 0; record < payloads.size(); record++) {
+            long payloadStart = start + Framing.OFRECORD.headerBytes();
+            long end = payloadStart + payloads.get(record).length;
+            long boundary = (payloadStart / page + 1) * page;
+            // Far enough past the first batch that the load thread cannot have framed it before the cut.
+            if (record >= 50 && boundary < end) {
+                assertEquals(padding < 1000, end - start <= MappedRecordLocator.READ_AHEAD_FRAME_BYTES, "frame " + (end - start));
+                for (boolean skip : new boolean[] {false, true}) {
+                    readWhileShrinking(payloads, boundary, skip, record, start);
                 }
-                for (int row = 1; row < first.size(); row++) {
-                    ids.add(first.tensor("id").getLong(row));
-                }
-                for (Batch b; (b = reader.read()) != null; ) {
-                    for (int row = 0; row < b.size(); row++) {
-                        ids.add(b.tensor("id").getLong(row));
-                    }
-                }
-            } catch (DataLoaderException e) {
-                failure = e;
+                return;
             }
-            assertEquals(ids(0, 200), ids, "every record before the new end, skip=" + skip);
-            if (skip) {
-                assertEquals(null, failure);
-                assertEquals(1, reader.metrics().corruptSkipped(), "the rest of the file, skipped as one");
-            } else {
-                FaultRuns strict = new FaultRuns(ids, List.of(), failure, 0);
-                assertEquals(200, strict.corruption().record(), strict.corruption().getMessage());
-                assertEquals(cut, strict.corruption().offset(), strict.corruption().getMessage());
+            start = end;
+        }
+        throw new AssertionError("no 64 KiB boundary inside a payload: the records need another seed");
+    }
+
+    /**
+     * Reads the OFRecord file of {@code payloads}, cutting it to {@code cut} bytes after the first
+     * batch: a strict reader must deliver every batch before the one of {@code badRecord} and fail
+     * naming it and {@code badOffset}; a skipping one must deliver every record before it and
+     * skip the rest of the file as one.
+     */
+    private void readWhileShrinking(List<byte[]> payloads, long cut, boolean skip, int badRecord, long badOffset)
+            throws IOException {
+        Path file = dir.resolve("shrinking-" + NAMES.incrementAndGet());
+        Files.write(file, CorruptFiles.frame(payloads, Framing.OFRECORD));
+        OFRecordReader.Builder builder = reader(List.of(file)).ringSize(1);
+        DataReader reader = (skip ? builder.skipCorrupt(1) : builder).build();
+        List<Long> ids = new ArrayList<>();
+        DataLoaderException failure = null;
+        try (reader) {
+            Batch first = reader.read();
+            ids.add(first.tensor("id").getLong(0));
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                channel.truncate(cut);
             }
+            for (int row = 1; row < first.size(); row++) {
+                ids.add(first.tensor("id").getLong(row));
+            }
+            for (Batch b; (b = reader.read()) != null; ) {
+                for (int row = 0; row < b.size(); row++) {
+                    ids.add(b.tensor("id").getLong(row));
+                }
+            }
+        } catch (DataLoaderException e) {
+            failure = e;
+        }
+        assertEquals(ids(0, skip ? badRecord : badRecord / BATCH * BATCH), ids,
+                skip ? "every record before the cut" : "every batch before the one with the cut record");
+        if (skip) {
+            assertEquals(null, failure);
+            assertEquals(1, reader.metrics().corruptSkipped(), "the rest of the file, skipped as one");
+        } else {
+            FaultRuns strict = new FaultRuns(ids, List.of(), failure, 0);
+            assertEquals(badRecord, strict.corruption().record(), strict.corruption().getMessage());
+            assertEquals(badOffset, strict.corruption().offset(), strict.corruption().getMessage());
         }
     }
 

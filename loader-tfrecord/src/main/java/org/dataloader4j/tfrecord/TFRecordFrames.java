@@ -50,6 +50,11 @@ final class TFRecordFrames implements FrameReader {
     }
 
     @Override
+    public boolean readsPayload() {
+        return verifyCrc;
+    }
+
+    @Override
     public long payloadLength(MemorySegment file, long offset, String name, long record) {
         long remaining = file.byteSize() - offset;
         if (remaining < HEADER) {

@@ -52,9 +52,10 @@ public final class RecordPrefetch {
 
     /**
      * Reads one byte of every cache line that bytes {@code [start, end)} of {@code segment}
-     * touch, and returns their sum, which the caller hands to {@link #keep}.
+     * touch, and returns their sum, which the caller hands to {@link #keep} or keeps itself (in a
+     * field only its thread writes), so that the compiler keeps the loads.
      */
-    static long lines(MemorySegment segment, long start, long end) {
+    public static long lines(MemorySegment segment, long start, long end) {
         long sum = 0;
         for (long at = start; at < end; at += LINE) {
             sum += segment.get(ValueLayout.JAVA_BYTE, at);
