@@ -89,10 +89,10 @@ public final class MappedRecordLocator implements SampleLocator<RecordSlice> {
     /**
      * The record at {@code cursor} (inside its file), moving the cursor past it; a frame of at
      * most {@link #READ_AHEAD_FRAME_BYTES} is read ahead whole, of a longer one the last byte.
-     * If the frame is
-     * damaged, the cursor moves to where the format's {@link FrameReader#afterDamage} says the
-     * next intact frame may start (at most the file's end) before the error is thrown, so a
-     * reader that skips corrupt records goes on from there.
+     * If the frame is damaged, the cursor moves to where the format's
+     * {@link FrameReader#afterDamage} says the next intact frame may start (at most the file's
+     * end) before the error is thrown, so a reader that skips corrupt records goes on from there.
+     * Not for concurrent use: a dataset calls it on the load thread.
      *
      * @throws CorruptDataException naming file, record and offset if the frame is damaged
      */
