@@ -44,8 +44,10 @@ public final class TFRecordCrc {
 
     /**
      * The masked CRC32C of the bytes from {@code buf}'s position to its limit; on return the
-     * position is at the limit. Works on heap, direct and memory-mapped buffers alike (for a
-     * mapped file, {@code segment.asByteBuffer()}).
+     * position is at the limit. Works on heap and direct buffers alike. Over a memory-mapped
+     * file that may be cut short while it is read, copy the bytes out first: the JVM's CRC32C
+     * reads a direct buffer in a way that cannot take the fault of a vanished page, and the
+     * process dies with SIGBUS.
      */
     public static int maskedCrc32c(ByteBuffer buf) {
         CRC32C crc = new CRC32C();

@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +29,7 @@ import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Features;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.testing.CorruptFiles;
+import org.dataloader4j.format.testing.CorruptFiles.Cut;
 import org.dataloader4j.format.testing.CorruptFiles.Fault;
 import org.dataloader4j.format.testing.CorruptFiles.ThreeFiles;
 import org.junit.jupiter.api.Test;
@@ -164,16 +163,16 @@ class OFRecordFaultTest {
         List<byte[]> payloads = CorruptFiles.payloads(0, 400, new Random(9), OFRecordFaultTest::record);
         long cut = CorruptFiles.frame(payloads.subList(0, 200), Framing.OFRECORD).length;
         for (boolean skip : new boolean[] {false, true}) {
-            readWhileShrinking(payloads, cut, skip, 200, cut);
+            readWhileCutting(payloads, new Cut(200, cut, cut), skip);
         }
     }
 
     /**
      * A file cut on a page boundary inside a record's payload, so that the record's length is
      * still there and the rest of it is gone: the record is named, not the next one, and not
-     * read as what the missing page leaves in memory. Short records (read ahead whole as they
-     * are framed) and long ones. (A 64 KiB boundary is a page boundary for every page size the
-     * JVM runs on.)
+     * read as what the missing page leaves in memory. Short records (read whole as they are
+     * framed) and long ones. (A 64 KiB boundary is a page boundary for every page size the JVM
+     * runs on; record 50 is past what the load thread can have framed before the cut.)
      */
     @ParameterizedTest
     @ValueSource(ints = {300, 3000})
@@ -185,65 +184,30 @@ class OFRecordFaultTest {
             return Features.record(Map.of("id", Features.int64Feature(id), "values", Features.floatFeature(id),
                     "padding", Features.bytesFeature(values))).toByteArray();
         });
-        long page = 64 * 1024;
-        long start = 0;
-        for (int record = 0; record < payloads.size(); record++) {
-            long payloadStart = start + Framing.OFRECORD.headerBytes();
-            long end = payloadStart + payloads.get(record).length;
-            long boundary = (payloadStart / page + 1) * page;
-            // Far enough past the first batch that the load thread cannot have framed it before the cut.
-            if (record >= 50 && boundary < end) {
-                assertEquals(padding < 1000, end - start <= MappedRecordLocator.READ_AHEAD_FRAME_BYTES, "frame " + (end - start));
-                for (boolean skip : new boolean[] {false, true}) {
-                    readWhileShrinking(payloads, boundary, skip, record, start);
-                }
-                return;
-            }
-            start = end;
+        Cut cut = CorruptFiles.cutInsidePayload(payloads, Framing.OFRECORD, 50, 64 * 1024);
+        long frame = Framing.OFRECORD.headerBytes() + payloads.get(cut.record()).length;
+        assertEquals(padding < 1000, frame <= MappedRecordLocator.READ_AHEAD_FRAME_BYTES, "frame of " + frame + " bytes");
+        for (boolean skip : new boolean[] {false, true}) {
+            readWhileCutting(payloads, cut, skip);
         }
-        throw new AssertionError("no 64 KiB boundary inside a payload: the records need another seed");
     }
 
     /**
-     * Reads the OFRecord file of {@code payloads}, cutting it to {@code cut} bytes after the first
-     * batch: a strict reader must deliver every batch before the one of {@code badRecord} and fail
-     * naming it and {@code badOffset}; a skipping one must deliver every record before it and
-     * skip the rest of the file as one.
+     * Reads the OFRecord file of {@code payloads}, cutting it at {@code cut} once the first batch
+     * is in hand: a strict reader must deliver every batch before the one of the cut record and
+     * fail naming it, a skipping one every record before it, skipping the rest of the file as one.
      */
-    private void readWhileShrinking(List<byte[]> payloads, long cut, boolean skip, int badRecord, long badOffset)
-            throws IOException {
-        Path file = dir.resolve("shrinking-" + NAMES.incrementAndGet());
+    private void readWhileCutting(List<byte[]> payloads, Cut cut, boolean skip) throws IOException {
+        Path file = dir.resolve("cut-" + NAMES.incrementAndGet());
         Files.write(file, CorruptFiles.frame(payloads, Framing.OFRECORD));
         OFRecordReader.Builder builder = reader(List.of(file)).ringSize(1);
-        DataReader reader = (skip ? builder.skipCorrupt(1) : builder).build();
-        List<Long> ids = new ArrayList<>();
-        DataLoaderException failure = null;
-        try (reader) {
-            Batch first = reader.read();
-            ids.add(first.tensor("id").getLong(0));
-            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                channel.truncate(cut);
-            }
-            for (int row = 1; row < first.size(); row++) {
-                ids.add(first.tensor("id").getLong(row));
-            }
-            for (Batch b; (b = reader.read()) != null; ) {
-                for (int row = 0; row < b.size(); row++) {
-                    ids.add(b.tensor("id").getLong(row));
-                }
-            }
-        } catch (DataLoaderException e) {
-            failure = e;
-        }
-        assertEquals(ids(0, skip ? badRecord : badRecord / BATCH * BATCH), ids,
-                skip ? "every record before the cut" : "every batch before the one with the cut record");
+        FaultRuns run = FaultRuns.read((skip ? builder.skipCorrupt(1) : builder).build(), "id",
+                () -> CorruptFiles.truncate(file, cut.at()));
         if (skip) {
-            assertEquals(null, failure);
-            assertEquals(1, reader.metrics().corruptSkipped(), "the rest of the file, skipped as one");
+            run.assertDelivered(ids(0, cut.record()), BATCH, 1);
         } else {
-            FaultRuns strict = new FaultRuns(ids, List.of(), failure, 0);
-            assertEquals(badRecord, strict.corruption().record(), strict.corruption().getMessage());
-            assertEquals(badOffset, strict.corruption().offset(), strict.corruption().getMessage());
+            run.assertStrictFailure(ids(0, payloads.size()), cut.record(), BATCH, file.getFileName().toString(), cut.record(),
+                    cut.frameOffset());
         }
     }
 

@@ -2,7 +2,6 @@ package org.dataloader4j.tfrecord;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 import org.dataloader4j.api.CorruptDataException;
@@ -108,30 +107,41 @@ final class TFRecordFrames implements FrameReader {
     }
 
     /**
-     * A thread's CRC and a buffer view of the file it last checked, so that checking a frame
-     * makes no slice, buffer or CRC object: two of each per record were about 80 heap bytes.
-     * Frames are shared by every reader, so the scratch is per thread.
+     * A thread's CRC and scratch buffer, so that checking a frame makes no slice, buffer or CRC
+     * object: two of each per record were about 80 heap bytes. Frames are shared by every
+     * reader, so the scratch is per thread.
      */
     private static final ThreadLocal<Crcs> CRCS = ThreadLocal.withInitial(Crcs::new);
 
     private static final class Crcs {
-        private final CRC32C crc = new CRC32C();
-        private MemorySegment file;
-        private ByteBuffer view;
+        /**
+         * Bytes copied out of the file at a time: a 3.2 KB record in one copy, and small enough
+         * to stay in the first-level cache between the copy and the checksum.
+         */
+        private static final int CHUNK = 4096;
 
-        /** The masked CRC32C of {@code length} bytes of {@code file} from {@code offset}. */
+        private final CRC32C crc = new CRC32C();
+        private final byte[] chunk = new byte[CHUNK];
+
+        /**
+         * The masked CRC32C of {@code length} bytes of {@code file} from {@code offset}.
+         *
+         * <p>The bytes are copied out of the file a chunk at a time and the CRC32C is taken of
+         * the copy, never of the mapping itself. The JVM's CRC32C intrinsic reads memory in a
+         * stub that cannot take a fault: over a mapping whose file was cut short after it was
+         * mapped, it kills the JVM with SIGBUS. A copy through the segment turns the same fault
+         * into an {@link InternalError}, which the caller reports as the file having changed
+         * ({@link org.dataloader4j.core.MappedFiles#shrunk}). The copy costs the load thread
+         * about a tenth more than the CRC of the mapping took (docs/record-formats.md).
+         */
         int masked(MemorySegment file, long offset, long length) {
-            if (file.byteSize() > Integer.MAX_VALUE) {
-                // A ByteBuffer addresses at most 2 GiB: view just the bytes.
-                return TFRecordCrc.maskedCrc32c(file.asSlice(offset, length).asByteBuffer());
-            }
-            if (file != this.file) {
-                this.file = file;
-                this.view = file.asByteBuffer();
-            }
-            view.clear().limit((int) (offset + length)).position((int) offset);
             crc.reset();
-            crc.update(view);
+            for (long at = offset, end = offset + length; at < end; ) {
+                int n = (int) Math.min(CHUNK, end - at);
+                MemorySegment.copy(file, ValueLayout.JAVA_BYTE, at, chunk, 0, n);
+                crc.update(chunk, 0, n);
+                at += n;
+            }
             return TFRecordCrc.mask((int) crc.getValue());
         }
     }

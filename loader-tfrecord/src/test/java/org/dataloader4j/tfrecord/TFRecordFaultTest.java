@@ -22,6 +22,7 @@ import org.dataloader4j.core.testing.ResumeRuns;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.testing.CorruptFiles;
+import org.dataloader4j.format.testing.CorruptFiles.Cut;
 import org.dataloader4j.format.testing.CorruptFiles.Fault;
 import org.dataloader4j.format.testing.CorruptFiles.ThreeFiles;
 import org.dataloader4j.format.tf.BytesList;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
@@ -160,5 +162,35 @@ class TFRecordFaultTest {
         Files.write(path, file);
         FaultRuns.read(reader(List.of(path), Compression.NONE).skipCorrupt(1).build(), "id")
                 .assertDelivered(ids(0, 40).stream().filter(id -> id < 10 || id >= 13).toList(), BATCH, 1);
+    }
+
+    /**
+     * A file cut on a page boundary inside a record's payload, after the reader mapped it: a
+     * strict reader names the cut record, whether it checks the CRCs (which read the payload) or
+     * not (the load thread still reads a short frame whole, or a long one's last byte). Short
+     * records and long ones; the cut lies past what the load thread can have framed before it.
+     */
+    @ParameterizedTest
+    @CsvSource({"300, true", "300, false", "3000, true", "3000, false"})
+    @Timeout(60)
+    void aFileCutInsideARecordNamesThatRecord(int padding, boolean verifyCrc) throws IOException {
+        Random random = new Random(13);
+        List<byte[]> payloads = CorruptFiles.payloads(0, 1_000_000 / padding, random, (id, r) -> {
+            byte[] blob = new byte[padding + r.nextInt(padding)];
+            r.nextBytes(blob);
+            return Example.newBuilder().setFeatures(Features.newBuilder()
+                    .putFeature("id", Feature.newBuilder().setInt64List(Int64List.newBuilder().addValue(id)).build())
+                    .putFeature("padding", Feature.newBuilder().setBytesList(BytesList.newBuilder()
+                            .addValue(ByteString.copyFrom(blob))).build())).build().toByteArray();
+        });
+        Cut cut = CorruptFiles.cutInsidePayload(payloads, Framing.TFRECORD, 50, 64 * 1024);
+        Path file = dir.resolve("cut-" + padding + "-" + verifyCrc);
+        Files.write(file, CorruptFiles.frame(payloads, Framing.TFRECORD));
+        DataReader reader = TFRecordReader.builder().name("tfrecord-fault-" + NAMES.incrementAndGet()).files(List.of(file))
+                .batchSize(BATCH).parseThreads(2).ringSize(1).verifyCrc(verifyCrc)
+                .feature(FixedLenFeature.of("id", Shape.of(1), DataType.INT64)).build();
+        FaultRuns run = FaultRuns.read(reader, "id", () -> CorruptFiles.truncate(file, cut.at()));
+        run.assertStrictFailure(ids(0, payloads.size()), cut.record(), BATCH, file.getFileName().toString(), cut.record(),
+                cut.frameOffset());
     }
 }

@@ -35,14 +35,29 @@ public record FaultRuns(List<Long> ids, List<Integer> batchSizes, DataLoaderExce
         return read(reader, (batch, row) -> batch.tensor(idOutput).getLong(row));
     }
 
+    /**
+     * {@link #read(DataReader, String)}, running {@code afterFirstBatch} once the first batch is
+     * in hand and before its rows are read: to damage a file while the reader is reading it.
+     */
+    public static FaultRuns read(DataReader reader, String idOutput, Runnable afterFirstBatch) {
+        return read(reader, (batch, row) -> batch.tensor(idOutput).getLong(row), afterFirstBatch);
+    }
+
     /** Reads {@code reader} to its end or its first failure, taking each row's {@code id}, and closes it. */
     public static FaultRuns read(DataReader reader, RowId id) {
+        return read(reader, id, () -> { });
+    }
+
+    private static FaultRuns read(DataReader reader, RowId id, Runnable afterFirstBatch) {
         List<Long> ids = new ArrayList<>();
         List<Integer> sizes = new ArrayList<>();
         DataLoaderException failure = null;
         try (reader) {
             Batch batch;
-            while ((batch = reader.read()) != null) {
+            for (boolean first = true; (batch = reader.read()) != null; first = false) {
+                if (first) {
+                    afterFirstBatch.run();
+                }
                 for (int row = 0; row < batch.size(); row++) {
                     ids.add(id.of(batch, row));
                 }

@@ -6,8 +6,10 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -212,6 +214,41 @@ public final class CorruptFiles {
             }
         }
         return buf.array();
+    }
+
+    /** Cuts {@code file} to {@code bytes}, as a writer truncating it under a reader that has it mapped. */
+    public static void truncate(Path file, long bytes) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.truncate(bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot truncate " + file, e);
+        }
+    }
+
+    /**
+     * Where a file of {@code payloads} framed by {@code framing} may be cut inside a payload: at
+     * {@code at}, a multiple of {@code step}, strictly inside the payload of {@code record}, whose
+     * frame starts at {@code frameOffset}.
+     */
+    public record Cut(int record, long frameOffset, long at) {
+    }
+
+    /**
+     * The first {@link Cut} at a multiple of {@code step} inside the payload of record
+     * {@code from} or a later one, so that the record's length is intact and its payload is not.
+     *
+     * @throws AssertionError if there is none
+     */
+    public static Cut cutInsidePayload(List<byte[]> payloads, Framing framing, int from, long step) {
+        long[] offsets = offsets(payloads, framing);
+        for (int record = from; record < payloads.size(); record++) {
+            long payloadStart = offsets[record] + framing.headerBytes();
+            long at = (payloadStart / step + 1) * step;
+            if (at < payloadStart + payloads.get(record).length) {
+                return new Cut(record, offsets[record], at);
+            }
+        }
+        throw new AssertionError("no multiple of " + step + " inside a payload from record " + from);
     }
 
     /** The offset of each frame, and the total after the last. */
