@@ -2,6 +2,7 @@ package org.dataloader4j.core;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -39,6 +40,9 @@ public final class RecordIndex {
     private final int[] lengths;
     private final int headerBytes;
     private final boolean fromSidecar;
+    /** Written, never read: gives the scan's reads of each frame's last byte a use, so the compiler keeps them. */
+    @SuppressWarnings("unused")
+    private long lastBytes;
 
     private RecordIndex(long[] offsets, int[] lengths, int headerBytes, boolean fromSidecar) {
         this.offsets = offsets;
@@ -54,19 +58,31 @@ public final class RecordIndex {
     }
 
     /**
-     * Scans every frame of {@code file} with {@code frames}.
+     * Scans every frame of {@code file}, a mapping of {@code path}, with {@code frames}.
      *
-     * @param name the file, as shown in errors
-     * @throws org.dataloader4j.api.CorruptDataException if a frame is damaged
+     * @throws org.dataloader4j.api.CorruptDataException if a frame is damaged, or the file was
+     *         cut short after it was mapped, naming the record the new end cuts
      * @throws IllegalArgumentException if the file holds more than {@code Integer.MAX_VALUE - 8} records
      */
-    public static RecordIndex scan(MemorySegment file, FrameReader frames, String name) {
+    public static RecordIndex scan(MemorySegment file, FrameReader frames, Path path) {
+        String name = path.toString();
         long[] offsets = new long[16];
         int[] lengths = new int[16];
         int n = 0;
         long frameBytes = frames.headerBytes() + frames.footerBytes();
+        long lastBytes = 0;
         for (long offset = 0, size = file.byteSize(); offset < size; n++) {
-            int length = frames.checkedPayloadLength(file, offset, name, n);
+            int length;
+            try {
+                length = frames.checkedPayloadLength(file, offset, name, n);
+                if (!frames.readsPayload()) {
+                    // A file cut short after it was mapped then fails at the frame the cut falls
+                    // in, as the readers do (MappedRecordLocator), not at the next one.
+                    lastBytes += file.get(ValueLayout.JAVA_BYTE, offset + frameBytes + length - 1);
+                }
+            } catch (InternalError e) {
+                throw MappedFiles.shrunk(path, size, n, offset, e);
+            }
             if (n == offsets.length) {
                 if (n >= Integer.MAX_VALUE - 16) {
                     throw new IllegalArgumentException("too many records to index in " + name + ": records>" + n);
@@ -79,7 +95,9 @@ public final class RecordIndex {
             lengths[n] = length;
             offset += frameBytes + length;
         }
-        return new RecordIndex(Arrays.copyOf(offsets, n), Arrays.copyOf(lengths, n), frames.headerBytes(), false);
+        RecordIndex index = new RecordIndex(Arrays.copyOf(offsets, n), Arrays.copyOf(lengths, n), frames.headerBytes(), false);
+        index.lastBytes = lastBytes;
+        return index;
     }
 
     /**
@@ -96,7 +114,7 @@ public final class RecordIndex {
             mtime = Files.getLastModifiedTime(file).to(TimeUnit.NANOSECONDS);
         } catch (IOException e) {
             LOG.debug("cannot stat {}, not using a sidecar", file, e);
-            return scan(mapping, frames, file.toString());
+            return scan(mapping, frames, file);
         }
         if (sidecar != null) {
             RecordIndex read = read(sidecar, frames, size, mtime);
@@ -104,7 +122,7 @@ public final class RecordIndex {
                 return read;
             }
         }
-        RecordIndex index = scan(mapping, frames, file.toString());
+        RecordIndex index = scan(mapping, frames, file);
         if (sidecar != null) {
             index.write(sidecar, frames.ruleId(), size, mtime);
         }

@@ -2,10 +2,12 @@ package org.dataloader4j.tfrecord;
 
 import static org.dataloader4j.format.testing.CorruptFiles.ids;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,6 +18,8 @@ import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.Shape;
+import org.dataloader4j.core.MappedFiles;
+import org.dataloader4j.core.RecordIndex;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.core.testing.FaultRuns;
 import org.dataloader4j.core.testing.ResumeRuns;
@@ -36,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * TFRecord readers over seeded damaged files: three files, the middle one with one fault. Strict,
@@ -192,5 +197,29 @@ class TFRecordFaultTest {
         FaultRuns run = FaultRuns.read(reader, "id", () -> CorruptFiles.truncate(file, cut.at()));
         run.assertStrictFailure(ids(0, payloads.size()), cut.record(), BATCH, file.getFileName().toString(), cut.record(),
                 cut.frameOffset());
+    }
+
+    /**
+     * An index scan of a file cut on a page boundary inside a record after it was mapped (as
+     * {@code distributed(...)} and {@code loader index} scan): the typed error names the cut
+     * record, whether the scan checks the CRCs, which read its payload, or only its length.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    @Timeout(60)
+    void anIndexScanOfAFileCutAfterItWasMappedNamesTheCutRecord(boolean verifyCrc) throws IOException {
+        List<byte[]> payloads = CorruptFiles.payloads(0, 400, new Random(14), TFRecordFaultTest::record);
+        Cut cut = CorruptFiles.cutInsidePayload(payloads, Framing.TFRECORD, 100, 4096);
+        Path file = dir.resolve("scan-" + verifyCrc);
+        Files.write(file, CorruptFiles.frame(payloads, Framing.TFRECORD));
+        try (MappedFiles mappings = new MappedFiles(List.of(file))) {
+            MemorySegment mapping = mappings.get(0);
+            CorruptFiles.truncate(file, cut.at());
+            CorruptDataException e = assertThrows(CorruptDataException.class,
+                    () -> RecordIndex.scan(mapping, TFRecordFrames.of(verifyCrc), file));
+            assertEquals(cut.record(), e.record(), e.getMessage());
+            assertEquals(cut.frameOffset(), e.offset(), e.getMessage());
+            assertTrue(e.getMessage().contains("changed while being read"), e.getMessage());
+        }
     }
 }

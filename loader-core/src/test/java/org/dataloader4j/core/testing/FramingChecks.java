@@ -12,6 +12,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.DeflaterOutputStream;
@@ -92,7 +93,7 @@ public final class FramingChecks {
     private static void checkIndex(byte[] file, FrameReader frames, Outcome mapped) {
         MemorySegment mapping = MemorySegment.ofArray(file);
         try {
-            RecordIndex index = RecordIndex.scan(mapping, frames, NAME);
+            RecordIndex index = RecordIndex.scan(mapping, frames, Path.of(NAME));
             List<byte[]> payloads = new ArrayList<>(index.size());
             for (int i = 0; i < index.size(); i++) {
                 payloads.add(index.slice(mapping, NAME, i).payload().toArray(ValueLayout.JAVA_BYTE));
