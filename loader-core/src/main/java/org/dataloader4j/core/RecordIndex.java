@@ -71,13 +71,15 @@ public final class RecordIndex {
         int n = 0;
         long frameBytes = frames.headerBytes() + frames.footerBytes();
         long lastBytes = 0;
+        // Where the frame rule leaves the payload unread, each frame's last byte is read, so that
+        // a file cut short after it was mapped fails at the frame the cut falls in, as the readers
+        // do (MappedRecordLocator), not at the next one.
+        boolean readLastByte = !frames.readsPayload();
         for (long offset = 0, size = file.byteSize(); offset < size; n++) {
             int length;
             try {
                 length = frames.checkedPayloadLength(file, offset, name, n);
-                if (!frames.readsPayload()) {
-                    // A file cut short after it was mapped then fails at the frame the cut falls
-                    // in, as the readers do (MappedRecordLocator), not at the next one.
+                if (readLastByte) {
                     lastBytes += file.get(ValueLayout.JAVA_BYTE, offset + frameBytes + length - 1);
                 }
             } catch (InternalError e) {
