@@ -22,16 +22,16 @@ import org.dataloader4j.core.wire.WireReader;
  * <ul>
  *   <li>No high bit set: 16 to 64 one-byte values (masks, segment ids, padding), widened into
  *       ints or longs.</li>
- *   <li>Otherwise the first 16 varints ending in the window: the positions of their last bytes
- *       are gathered by one compress of the lane numbers, and each varint's first four bytes by
- *       one byte permute into an int lane of its own. Each lane keeps its varint's bytes and
- *       joins their 7-bit groups with three shifts. Every varint is taken in one step whatever
- *       its length, with no branch per value and no load that waits for the previous varint's
- *       end.</li>
+ *   <li>Otherwise the first 32 varints ending in the window, in groups of 16: the positions of
+ *       their last bytes are gathered by one compress of the lane numbers, and each varint's
+ *       first four bytes by one byte permute a group into an int lane of its own. Each lane keeps
+ *       its varint's bytes and joins their 7-bit groups with three shifts. Every varint is taken
+ *       in one step whatever its length, with no branch per value and no load that waits for the
+ *       previous varint's end.</li>
  * </ul>
- * A window with a varint of five bytes or more among its first 16 (a value of 2^28 or more, or a
- * negative one) is left to the scalar decoder, which also reads the last 63 bytes of a segment
- * and reports every malformed varint. Values written here are those of varints of one to four
+ * A step stops before a varint of five bytes or more (a value of 2^28 or more, or a negative
+ * one); one that starts a window is left to the scalar decoder, which also reads the last 63
+ * bytes of a segment and reports every malformed varint. Values written here are those of varints of one to four
  * bytes, under 2^28, which read the same as int32 and int64 list values.
  *
  * <p>The steps take a 512-bit byte vector with a byte compress and a byte permute, which x86
@@ -39,15 +39,16 @@ import org.dataloader4j.core.wire.WireReader;
  * them in plain Java, correctly but many times slower. Stateless and thread-safe.
  */
 final class SimdVarints {
-    /** Values one step of the general case writes at most. */
+    /** Values one group of the general case writes at most; a step writes up to two groups. */
     static final int LANES = 16;
     private static final int WINDOW = 64;
     private static final VectorSpecies<Byte> BYTES = ByteVector.SPECIES_512;
     private static final VectorSpecies<Integer> INTS = IntVector.SPECIES_512;
     private static final VectorSpecies<Long> LONGS = LongVector.SPECIES_512;
+    private static final VectorSpecies<Byte> SIXTEEN_BYTES = ByteVector.SPECIES_128;
+    private static final VectorSpecies<Byte> EIGHT_BYTES = ByteVector.SPECIES_64;
     /** Lane {@code i} holds {@code i}. */
     private static final ByteVector LANE_NUMBERS = (ByteVector) BYTES.iotaShuffle(0, 1, false).toVector();
-    private static final ByteVector ZERO = ByteVector.zero(BYTES);
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
     private SimdVarints() {
@@ -122,73 +123,127 @@ final class SimdVarints {
             long inList = left >= WINDOW ? -1L : (1L << left) - 1;
             long continued = bytes.lt((byte) 0).toLong() & inList;
             long room = max - n;
-            if (continued == 0 && left >= LANES && room >= LANES) {
-                // Widened in place, each part a constant: a vector handed to a method the JIT does
-                // not inline is boxed on the heap.
-                int take = left >= WINDOW && room >= WINDOW ? WINDOW : LANES;
-                if (longs) {
-                    long o = (at + n) * Long.BYTES;
-                    bytes.convertShape(VectorOperators.B2L, LONGS, 0).intoMemorySegment(out, o, LE);
-                    bytes.convertShape(VectorOperators.B2L, LONGS, 1).intoMemorySegment(out, o + 64, LE);
-                    if (take == WINDOW) {
-                        bytes.convertShape(VectorOperators.B2L, LONGS, 2).intoMemorySegment(out, o + 128, LE);
-                        bytes.convertShape(VectorOperators.B2L, LONGS, 3).intoMemorySegment(out, o + 192, LE);
-                        bytes.convertShape(VectorOperators.B2L, LONGS, 4).intoMemorySegment(out, o + 256, LE);
-                        bytes.convertShape(VectorOperators.B2L, LONGS, 5).intoMemorySegment(out, o + 320, LE);
-                        bytes.convertShape(VectorOperators.B2L, LONGS, 6).intoMemorySegment(out, o + 384, LE);
-                        bytes.convertShape(VectorOperators.B2L, LONGS, 7).intoMemorySegment(out, o + 448, LE);
-                    }
-                } else {
-                    long o = (at + n) * Integer.BYTES;
-                    bytes.convertShape(VectorOperators.B2I, INTS, 0).intoMemorySegment(out, o, LE);
-                    if (take == WINDOW) {
-                        bytes.convertShape(VectorOperators.B2I, INTS, 1).intoMemorySegment(out, o + 64, LE);
-                        bytes.convertShape(VectorOperators.B2I, INTS, 2).intoMemorySegment(out, o + 128, LE);
-                        bytes.convertShape(VectorOperators.B2I, INTS, 3).intoMemorySegment(out, o + 192, LE);
-                    }
+            if (continued != 0 || left < LANES || room < LANES) {
+                // The general step comes first, so that the JIT spends the method's budget of
+                // inlining on it; the one-byte step below may stay a call.
+                long ends = ~continued & inList;
+                int endCount = Long.bitCount(ends);
+                // Up to 32 of the window's varints, in up to two groups of 16.
+                int total = (int) Math.min(Math.min(endCount, 2 * LANES), room);
+                if (total == 0) {
+                    break;
                 }
-                n += take;
-                p += take;
+                // A varint starts at the window's first byte and after each end.
+                long endBits = ends;
+                long startBits = ends << 1 | 1;
+                int taken = 0;
+                while (true) {
+                    // The positions of the group's first and last bytes, one a lane.
+                    ByteVector first = LANE_NUMBERS.compress(VectorMask.fromLong(BYTES, startBits));
+                    ByteVector last = LANE_NUMBERS.compress(VectorMask.fromLong(BYTES, endBits));
+                    IntVector starts = (IntVector) first.convertShape(VectorOperators.B2I, INTS, 0);
+                    IntVector extra = ((IntVector) last.convertShape(VectorOperators.B2I, INTS, 0)).sub(starts);
+                    int fit = fitting(extra, Math.min(total - taken, LANES));
+                    if (fit > 0) {
+                        store(values(bytes, starts, extra), fit, out, at + n + taken, longs);
+                        taken += fit;
+                    }
+                    if (fit < LANES || taken == total) {
+                        break;
+                    }
+                    // A window of short varints holds more than 16 ends: the next 16 from the same
+                    // load, which saves the wait on the next window's position.
+                    long past = -1L << Long.numberOfTrailingZeros(Long.expand(1L << (LANES - 1), endBits)) + 1;
+                    endBits &= past;
+                    startBits &= past;
+                }
+                if (taken == 0) {
+                    break;
+                }
+                n += taken;
+                // Past the taken-th end: the set bit of ends that bit taken - 1 is deposited on.
+                p += Long.numberOfTrailingZeros(Long.expand(1L << (taken - 1), ends)) + 1;
                 continue;
             }
-            long ends = ~continued & inList;
-            int count = (int) Math.min(Math.min(Long.bitCount(ends), LANES), room);
-            if (count == 0) {
-                break;
-            }
-            ByteVector last = LANE_NUMBERS.compress(VectorMask.fromLong(BYTES, ends));
-            ByteVector first = ZERO.slice(WINDOW - 1, last.add((byte) 1));
-            IntVector starts = (IntVector) first.convertShape(VectorOperators.B2I, INTS, 0);
-            // Each varint's length less one, 0 to 3 if it has at most four bytes.
-            IntVector extra = ((IntVector) last.convertShape(VectorOperators.B2I, INTS, 0)).sub(starts);
-            VectorMask<Integer> lanes = INTS.indexInRange(0, count);
-            if (extra.compare(VectorOperators.GT, 3, lanes).anyTrue()) {
-                break;
-            }
-            // Lane i gathers bytes starts[i] .. starts[i] + 3, then keeps those of its own varint.
-            ByteVector picks = starts.mul(0x0101_0101).add(0x0302_0100).reinterpretAsBytes().and((byte) (WINDOW - 1));
-            IntVector x = picks.selectFrom(bytes).reinterpretAsInts()
-                    .and(IntVector.broadcast(INTS, -1).lanewise(VectorOperators.LSHR, extra.mul(-8).add(24)));
-            IntVector values = x.and(0x7F)
-                    .or(x.lanewise(VectorOperators.LSHR, 1).and(0x3F80))
-                    .or(x.lanewise(VectorOperators.LSHR, 2).and(0x1F_C000))
-                    .or(x.lanewise(VectorOperators.LSHR, 3).and(0xFE0_0000));
-            if (longs) {
-                // Values under 2^28: widened alike whether signed or not.
-                long o = (at + n) * Long.BYTES;
-                values.convertShape(VectorOperators.I2L, LONGS, 0).intoMemorySegment(out, o, LE, LONGS.indexInRange(0, count));
-                if (count > LONGS.length()) {
-                    values.convertShape(VectorOperators.I2L, LONGS, 1)
-                            .intoMemorySegment(out, o + 64, LE, LONGS.indexInRange(LONGS.length(), count));
-                }
-            } else {
-                values.intoMemorySegment(out, (at + n) * Integer.BYTES, LE, lanes);
-            }
-            n += count;
-            // Past the count-th end: the set bit of ends that bit count - 1 is deposited on.
-            p += Long.numberOfTrailingZeros(Long.expand(1L << (count - 1), ends)) + 1;
+            // One-byte values only: 16, 32, 48 or 64 of them.
+            int take = (int) Math.min(Math.min(left, room), WINDOW) & -LANES;
+            widen(record, p, take, out, at + n, longs);
+            n += take;
+            p += take;
         }
         r.position(p);
         return n;
+    }
+
+    /**
+     * Writes the {@code count} one-byte varints at {@code p} of {@code record}, a multiple of 16,
+     * to INT64 elements {@code at, at + 1, …} of {@code out} if {@code longs}, else INT32 ones.
+     * Each load of 16 bytes (8 into longs) widens in one instruction, where a part of a 512-bit
+     * window would first be extracted. Takes no vector, so the JIT may leave it a call of its own
+     * and spend {@link #decode}'s budget of inlining on the general step.
+     */
+    private static void widen(MemorySegment record, long p, int count, MemorySegment out, long at, boolean longs) {
+        if (longs) {
+            for (int k = 0; k < count; k += LONGS.length()) {
+                ByteVector.fromMemorySegment(EIGHT_BYTES, record, p + k, LE)
+                        .convertShape(VectorOperators.B2L, LONGS, 0).intoMemorySegment(out, (at + k) * Long.BYTES, LE);
+            }
+        } else {
+            for (int k = 0; k < count; k += INTS.length()) {
+                ByteVector.fromMemorySegment(SIXTEEN_BYTES, record, p + k, LE)
+                        .convertShape(VectorOperators.B2I, INTS, 0).intoMemorySegment(out, (at + k) * Integer.BYTES, LE);
+            }
+        }
+    }
+
+    /**
+     * How many of the first {@code count} varints of a group have at most four bytes, before the
+     * first that has more: {@code extra} holds each varint's length less one.
+     */
+    private static int fitting(IntVector extra, int count) {
+        long tooLong = extra.compare(VectorOperators.GT, 3).toLong() & (1L << count) - 1;
+        return tooLong == 0 ? count : Long.numberOfTrailingZeros(tooLong);
+    }
+
+    /**
+     * The values of a group's varints of one to four bytes in the window {@code bytes}, given
+     * where each starts and its length less one.
+     */
+    private static IntVector values(ByteVector bytes, IntVector starts, IntVector extra) {
+        // Lane i gathers bytes starts[i] .. starts[i] + 3, then keeps those of its own varint.
+        ByteVector picks = starts.mul(0x0101_0101).add(0x0302_0100).reinterpretAsBytes().and((byte) (WINDOW - 1));
+        IntVector x = picks.selectFrom(bytes).reinterpretAsInts()
+                .and(IntVector.broadcast(INTS, -1).lanewise(VectorOperators.LSHR, extra.mul(-8).add(24)));
+        return x.and(0x7F)
+                .or(x.lanewise(VectorOperators.LSHR, 1).and(0x3F80))
+                .or(x.lanewise(VectorOperators.LSHR, 2).and(0x1F_C000))
+                .or(x.lanewise(VectorOperators.LSHR, 3).and(0xFE0_0000));
+    }
+
+    /**
+     * Writes the first {@code count} lanes of {@code values} to INT64 elements {@code at, at + 1, …}
+     * of {@code out} if {@code longs}, else INT32 ones. A full group is stored without a mask,
+     * which takes less than half as long.
+     */
+    private static void store(IntVector values, int count, MemorySegment out, long at, boolean longs) {
+        if (longs) {
+            // Values under 2^28: widened alike whether signed or not.
+            long o = at * Long.BYTES;
+            LongVector low = (LongVector) values.convertShape(VectorOperators.I2L, LONGS, 0);
+            LongVector high = (LongVector) values.convertShape(VectorOperators.I2L, LONGS, 1);
+            if (count == LANES) {
+                low.intoMemorySegment(out, o, LE);
+                high.intoMemorySegment(out, o + 64, LE);
+            } else {
+                low.intoMemorySegment(out, o, LE, LONGS.indexInRange(0, count));
+                if (count > LONGS.length()) {
+                    high.intoMemorySegment(out, o + 64, LE, LONGS.indexInRange(LONGS.length(), count));
+                }
+            }
+        } else if (count == LANES) {
+            values.intoMemorySegment(out, at * Integer.BYTES, LE);
+        } else {
+            values.intoMemorySegment(out, at * Integer.BYTES, LE, INTS.indexInRange(0, count));
+        }
     }
 }

@@ -139,18 +139,32 @@ class SimdVarintsTest {
     }
 
     @Test
-    void theStepsStopAtAFiveByteVarintAndLeaveItToTheScalarDecoder() {
-        Wire w = new Wire().rawVarint(1).rawVarint(300).rawVarint(1L << 28).rawVarint(2);
-        byte[] list = w.toByteArray();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment record = arena.allocate(list.length + 64L);
-            MemorySegment.copy(list, 0, record, ValueLayout.JAVA_BYTE, 0, list.length);
-            MemorySegment out = arena.allocate(4L * Integer.BYTES);
+    void theStepsStopBeforeAFiveByteVarintAndLeaveItToTheScalarDecoder() {
+        // The long varint among the first group of a window, and among the second.
+        for (int before : new int[] {2, 20}) {
+            int[] values = new int[before + 2];
+            Wire w = new Wire();
+            long shortBytes = 0;
+            for (int i = 0; i < values.length; i++) {
+                values[i] = i == before ? 1 << 28 : 100 + i * 300;
+                w.rawVarint(values[i]);
+                if (i < before) {
+                    shortBytes = w.toByteArray().length;
+                }
+            }
+            byte[] list = w.toByteArray();
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment record = arena.allocate(list.length + 64L);
+                MemorySegment.copy(list, 0, record, ValueLayout.JAVA_BYTE, 0, list.length);
+                MemorySegment out = arena.allocate((long) values.length * Integer.BYTES);
+                WireReader r = new WireReader(record).reset(record, 0, list.length);
 
-            assertEquals(0, SimdVarints.decode(new WireReader(record).reset(record, 0, list.length), out, 0, 4, false));
-            assertEquals(4, ValueCopier.copyVarints(new WireReader(record).reset(record, 0, list.length), true, new long[256], out,
-                    DataType.INT32, 0, 4, true));
-            assertArrayEquals(new int[] {1, 300, 1 << 28, 2}, out.toArray(I32));
+                assertEquals(before, SimdVarints.decode(r, out, 0, values.length, false), "short varints before the long one");
+                assertEquals(shortBytes, r.position());
+                assertEquals(values.length, ValueCopier.copyVarints(new WireReader(record).reset(record, 0, list.length), true,
+                        new long[256], out, DataType.INT32, 0, values.length, true));
+                assertArrayEquals(values, out.toArray(I32));
+            }
         }
     }
 
