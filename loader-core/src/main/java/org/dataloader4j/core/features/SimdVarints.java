@@ -65,9 +65,10 @@ final class SimdVarints {
      * computes otherwise, fails here rather than in a parse.
      */
     static boolean selfCheck() {
-        // 64 one-byte values, then 16 of one to four bytes, then room for a whole window.
-        int[] values = new int[WINDOW + LANES];
-        byte[] bytes = new byte[WINDOW + LANES * 4 + WINDOW];
+        // 64 one-byte values, then 32 of one to four bytes (windows of more than 16 ends, so both
+        // groups of a step), then room for a whole window.
+        int[] values = new int[WINDOW + 2 * LANES];
+        byte[] bytes = new byte[WINDOW + 2 * LANES * 4 + WINDOW];
         int length = 0;
         for (int i = 0; i < values.length; i++) {
             values[i] = i < WINDOW ? i : (i * 40_503) >>> (i % 4 * 7);
