@@ -22,17 +22,18 @@ import org.dataloader4j.core.wire.WireReader;
  * <ul>
  *   <li>No high bit set: 16 to 64 one-byte values (masks, segment ids, padding), widened into
  *       ints or longs.</li>
- *   <li>Otherwise the first 32 varints ending in the window, in groups of 16: the positions of
- *       their last bytes are gathered by one compress of the lane numbers, and each varint's
- *       first four bytes by one byte permute a group into an int lane of its own. Each lane keeps
- *       its varint's bytes and joins their 7-bit groups with three shifts. Every varint is taken
- *       in one step whatever its length, with no branch per value and no load that waits for the
- *       previous varint's end.</li>
+ *   <li>Otherwise up to 32 of the varints ending in the window, in groups of 16: the positions
+ *       of a group's first and last bytes are gathered by two compresses of the lane numbers
+ *       (by the mask of ends, and by the same mask shifted by one), and each varint's first four
+ *       bytes by one byte permute into an int lane of its own. Each lane keeps its varint's bytes
+ *       and joins their 7-bit groups with three shifts. Every varint is taken in one step
+ *       whatever its length, with no branch per value and no load that waits for the previous
+ *       varint's end.</li>
  * </ul>
  * A step stops before a varint of five bytes or more (a value of 2^28 or more, or a negative
  * one); one that starts a window is left to the scalar decoder, which also reads the last 63
- * bytes of a segment and reports every malformed varint. Values written here are those of varints of one to four
- * bytes, under 2^28, which read the same as int32 and int64 list values.
+ * bytes of a segment and reports every malformed varint. Values written here are those of
+ * varints of one to four bytes, under 2^28, which read the same as int32 and int64 list values.
  *
  * <p>The steps take a 512-bit byte vector with a byte compress and a byte permute, which x86
  * runs as single instructions from AVX-512 VBMI and VBMI2 on; elsewhere the Vector API computes
@@ -187,12 +188,14 @@ final class SimdVarints {
         if (longs) {
             for (int k = 0; k < count; k += LONGS.length()) {
                 ByteVector.fromMemorySegment(EIGHT_BYTES, record, p + k, LE)
-                        .convertShape(VectorOperators.B2L, LONGS, 0).intoMemorySegment(out, (at + k) * Long.BYTES, LE);
+                        .convertShape(VectorOperators.B2L, LONGS, 0)
+                        .intoMemorySegment(out, (at + k) * Long.BYTES, LE);
             }
         } else {
             for (int k = 0; k < count; k += INTS.length()) {
                 ByteVector.fromMemorySegment(SIXTEEN_BYTES, record, p + k, LE)
-                        .convertShape(VectorOperators.B2I, INTS, 0).intoMemorySegment(out, (at + k) * Integer.BYTES, LE);
+                        .convertShape(VectorOperators.B2I, INTS, 0)
+                        .intoMemorySegment(out, (at + k) * Integer.BYTES, LE);
             }
         }
     }
