@@ -135,10 +135,11 @@ public final class ValueCopier {
     /**
      * Writes the varints from {@code r}'s position up to its limit, at most {@code max} of them,
      * and leaves {@code r} after the last one written; returns how many it wrote. Into an INT32
-     * or INT64 row, where {@link SimdSupport} turns it on, {@link SimdVarints} takes what it can, and the
-     * scalar decoder below takes up to one of its groups' worth (16 values) where it stops. The scalar decoder
-     * decodes a chunk at a time into {@code scratch}, then stores it by a loop of one type: the
-     * decoding loop does not branch on the output type, and stores no value into a segment.
+     * or INT64 row, where {@link SimdSupport} turns it on, {@link SimdVarints} takes what it can,
+     * and the scalar decoder below takes up to one of its groups' worth (16 values) where it
+     * stops. The scalar decoder decodes a chunk at a time into {@code scratch}, then stores it by
+     * a loop of one type: the decoding loop does not branch on the output type, and stores no
+     * value into a segment.
      *
      * @throws WireFormatException for the first malformed or truncated varint it reaches
      */
