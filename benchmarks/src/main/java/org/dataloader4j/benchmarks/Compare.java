@@ -28,7 +28,9 @@ import org.dataloader4j.core.features.ValueCopier;
  * the time to the first batch, the steady-state heap allocation per record of the pipeline's
  * threads, the collector's pauses during the timed passes, and every pass's time. For
  * dataloader4j with a reader built per pass, a {@code STAGES} line then splits a pass (medians):
- * the reader's build and close, and its counters of the parse workers and the load thread. A
+ * the reader's build and close, and its counters of the parse workers and the load thread. With
+ * {@code --alternate}, an {@code ALTERNATE} line compares the passes of its two arms
+ * ({@link Alternation}); the {@code RESULT} line is then the median over both. A
  * system that cannot run here prints {@code RESULT <system> <dataset> unavailable …} with the
  * reason.
  *
@@ -65,8 +67,9 @@ public final class Compare {
                         + com.google.protobuf.RuntimeVersion.MINOR + "." + com.google.protobuf.RuntimeVersion.PATCH,
                 ValueCopier.vectorVarints() ? "simd" : "scalar");
         out.printf(Locale.ROOT, "# records=%d parts=%d seed=%d threads=%s warmup=%d passes=%d batch=%d shuffle_buffer=%d"
-                        + " tf_shuffle=%s reuse=%s%n", options.records(), options.parts(), options.seed(), options.threads(),
-                options.warmup(), options.passes(), options.batchSize(), options.shuffleBuffer(), options.tfShuffle(), options.reuse());
+                        + " tf_shuffle=%s reuse=%s alternate=%s%n", options.records(), options.parts(), options.seed(),
+                options.threads(), options.warmup(), options.passes(), options.batchSize(), options.shuffleBuffer(),
+                options.tfShuffle(), options.reuse(), options.alternate() == null ? "none" : options.alternate().option());
         List<ComparedSystem> systems = systems(options);
         ComparedSystem.Settings settings = new ComparedSystem.Settings(options.batchSize(), options.shuffleBuffer(), options.seed(),
                 options.reuse());
@@ -101,9 +104,10 @@ public final class Compare {
 
     /**
      * Runs {@code system} over {@code dataset}, every thread count, in a new JVM with this one's
-     * options and class path, and copies its {@code RESULT}, {@code DETAIL} and {@code STAGES}
-     * lines to {@code out}, then a line {@code FORK <system> <dataset> pid=<n> exit=<n>}; its
-     * standard error is this one's. Returns false if it failed.
+     * options and class path, and copies its {@code RESULT}, {@code DETAIL}, {@code STAGES} and
+     * {@code ALTERNATE} lines to {@code out}, then a line
+     * {@code FORK <system> <dataset> pid=<n> exit=<n>}; its standard error is this one's. Returns
+     * false if it failed.
      */
     private static boolean runForked(String system, CompareDataset dataset, CompareOptions options, PrintStream out)
             throws IOException, InterruptedException {
@@ -122,7 +126,8 @@ public final class Compare {
         int exit;
         try (BufferedReader lines = child.inputReader(StandardCharsets.UTF_8)) {
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                if (line.startsWith("RESULT ") || line.startsWith("DETAIL ") || line.startsWith("STAGES ")) {
+                if (line.startsWith("RESULT ") || line.startsWith("DETAIL ") || line.startsWith("STAGES ")
+                        || line.startsWith("ALTERNATE ")) {
                     out.println(line);
                     reported |= line.startsWith("RESULT ");
                 }
@@ -153,12 +158,14 @@ public final class Compare {
         GcPauses gc;
         try (ComparedSystem.Run run = system.open(data, threads, settings)) {
             for (int i = 0; i < options.warmup(); i++) {
+                alternate(options, i);
                 check(run.pass(), data, settings);
             }
             System.gc();
             gc = new GcPauses();
             try (gc) {
                 for (int i = 0; i < options.passes(); i++) {
+                    alternate(options, options.warmup() + i);
                     passes.add(check(run.pass(), data, settings));
                 }
             }
@@ -183,6 +190,10 @@ public final class Compare {
                 alloc.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(alloc)),
                 gc.count(), gc.totalMillis(), gc.maxMillis(),
                 String.join(",", passes.stream().map(p -> String.format(Locale.ROOT, "%.3f", seconds(p.nanos()))).toList()));
+        if (options.alternate() != null) {
+            out.println(options.alternate().report(system.name(), id, threads, options.warmup(),
+                    passes.stream().mapToDouble(p -> seconds(p.nanos())).toArray()));
+        }
         List<Stages> stages = passes.stream().map(Pass::stages).filter(Objects::nonNull).toList();
         if (!stages.isEmpty()) {
             out.printf(Locale.ROOT, "STAGES %s %s threads=%d build_ms=%s close_ms=%s parse_ms=%s load_ms=%s load_wait_ms=%s%n",
@@ -198,6 +209,13 @@ public final class Compare {
     private static String medianMillis(List<Stages> stages, ToLongFunction<Stages> stage) {
         long[] nanos = stages.stream().mapToLong(stage).filter(n -> n >= 0).toArray();
         return nanos.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(nanos) / 1e6);
+    }
+
+    /** Sets the alternated property, if any, for pass {@code i}, warm-up passes counted from 0. */
+    private static void alternate(CompareOptions options, int i) {
+        if (options.alternate() != null) {
+            options.alternate().set(i);
+        }
     }
 
     /** A pass delivers every record once; one that goes on reading across passes, less than a batch more. */

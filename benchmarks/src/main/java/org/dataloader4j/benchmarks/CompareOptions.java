@@ -32,10 +32,13 @@ import java.util.List;
  *                      ({@code --reuse}, false): one reader over endless epochs, the files'
  *                      mappings, as a training loop's epochs through one reader do; without it
  *                      every pass opens (and maps) the files anew
+ * @param alternate     a system property set to one value and another in turns, pass by
+ *                      pass, with a report of the two arms ({@code --alternate name=a,b}, none:
+ *                      null); see {@link Alternation}
  */
 public record CompareOptions(Path data, int records, int parts, long seed, List<Integer> threads, int warmup, int passes,
                              int batchSize, int shuffleBuffer, List<String> systems, List<CompareDataset> datasets,
-                             boolean tfShuffle, boolean fork, boolean reuse) {
+                             boolean tfShuffle, boolean fork, boolean reuse, Alternation alternate) {
     /** The systems {@code all} stands for, in the order they run. */
     public static final List<String> ALL_SYSTEMS = List.of(Dataloader4jSystem.NAME, ProtobufJavaSystem.NAME,
             MmapCopySystem.NAME, TensorFlowJavaSystem.NAME);
@@ -93,6 +96,7 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
         boolean tfShuffle = true;
         boolean fork = true;
         boolean reuse = false;
+        Alternation alternate = null;
         for (int i = 0; i < args.length; i += 2) {
             String name = args[i];
             if (i + 1 >= args.length) {
@@ -119,22 +123,27 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
                 case "--tf-shuffle" -> tfShuffle = bool(name, value);
                 case "--fork" -> fork = bool(name, value);
                 case "--reuse" -> reuse = bool(name, value);
+                case "--alternate" -> alternate = Alternation.parse(value);
                 default -> throw new IllegalArgumentException("unknown option " + name + "; options are --data --records"
                         + " --parts --seed --threads --warmup --passes --batch --shuffle-buffer --systems --datasets --tf-shuffle"
-                        + " --fork --reuse");
+                        + " --fork --reuse --alternate");
             }
         }
         return new CompareOptions(data, records, parts, seed, threads, warmup, passes, batch, shuffle, systems, datasets,
-                tfShuffle, fork, reuse);
+                tfShuffle, fork, reuse, alternate);
     }
 
     /** The command line that runs {@code system} over {@code dataset} alone, with these settings, in this JVM. */
     List<String> forOne(String system, CompareDataset dataset) {
-        return List.of("--data", data.toString(), "--records", Integer.toString(records), "--parts", Integer.toString(parts),
+        List<String> args = new ArrayList<>(List.of("--data", data.toString(), "--records", Integer.toString(records), "--parts", Integer.toString(parts),
                 "--seed", Long.toString(seed), "--threads", String.join(",", threads.stream().map(String::valueOf).toList()),
                 "--warmup", Integer.toString(warmup), "--passes", Integer.toString(passes), "--batch", Integer.toString(batchSize),
                 "--shuffle-buffer", Integer.toString(shuffleBuffer), "--systems", system, "--datasets", dataset.id(),
-                "--tf-shuffle", Boolean.toString(tfShuffle), "--fork", "false", "--reuse", Boolean.toString(reuse));
+                "--tf-shuffle", Boolean.toString(tfShuffle), "--fork", "false", "--reuse", Boolean.toString(reuse)));
+        if (alternate != null) {
+            args.addAll(List.of("--alternate", alternate.option()));
+        }
+        return args;
     }
 
     private static boolean bool(String name, String value) {

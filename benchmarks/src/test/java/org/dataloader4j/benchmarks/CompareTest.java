@@ -169,6 +169,26 @@ class CompareTest {
     }
 
     @Test
+    @Timeout(120)
+    void alternatedPassesSetThePropertyInTurnsAndReportBothArms() throws Exception {
+        String property = "d4j.compare.test";
+        try {
+            String text = run("--fork", "false", "--threads", "1", "--warmup", "1", "--passes", "5", "--systems",
+                    "dataloader4j,mmap-copy", "--datasets", "mnist-ofrecord", "--alternate", property + "=off,on");
+            for (String system : List.of(Dataloader4jSystem.NAME, MmapCopySystem.NAME)) {
+                // Timed passes 1-5 of 0-5: pass 1 ends a pair begun in the warm-up, 2-5 make two.
+                assertTrue(Pattern.compile("(?m)^ALTERNATE " + system + " mnist-ofrecord threads=1 property=" + property
+                        + " a=off b=on pairs=2 a_median_s=\\d+\\.\\d{4} b_median_s=\\d+\\.\\d{4} b_faster=[0-2]/2"
+                        + " b_over_a=\\d+\\.\\d{3} b_over_a_quartiles=\\d+\\.\\d{3},\\d+\\.\\d{3}$").matcher(text).find(), text);
+            }
+            // The last pass, pass 5, is the first of a (B, A) pair.
+            assertEquals("on", System.getProperty(property));
+        } finally {
+            System.clearProperty(property);
+        }
+    }
+
+    @Test
     void theMedianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
         assertEquals(2.5, Compare.median(new double[] {4.0, 1.0, 3.0, 2.0}));
         assertEquals(3.0, Compare.median(new double[] {5.0, 3.0, 1.0}));
