@@ -88,26 +88,6 @@ public final class BatchOutputs {
         return bytes;
     }
 
-    /**
-     * Reads one byte of every cache line of dense rows {@code [from, to)}, before they are
-     * written, up to {@link RecordPrefetch#GROUP_BYTES} in all: a write to a line not in the
-     * cache first waits for it to be read, one line after another, and these reads overlap.
-     */
-    public void prefetchRows(int from, int to) {
-        long budget = RecordPrefetch.GROUP_BYTES;
-        long sum = 0;
-        for (int c = 0; c < columns.length && budget > 0; c++) {
-            OutputColumn col = columns[c];
-            if (!col.ragged()) {
-                long rowBytes = rowBytes(col);
-                long bytes = Math.min((to - from) * rowBytes, budget);
-                sum += RecordPrefetch.lines(values[c], from * rowBytes, from * rowBytes + bytes);
-                budget -= bytes;
-            }
-        }
-        RecordPrefetch.keep(sum);
-    }
-
     /** The bytes a dense row of {@code col} takes. */
     private static long rowBytes(OutputColumn col) {
         return (long) col.rowElements() * col.dataType().byteSize();

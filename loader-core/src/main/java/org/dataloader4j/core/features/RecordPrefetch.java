@@ -13,9 +13,13 @@ import org.dataloader4j.core.RecordSlice;
  * cache, and a decoder that walks a record byte by byte waits for each miss in turn (the hardware
  * prefetcher learns a record's stream only after it has started). The loads here do not depend on
  * one another, so the core keeps many misses in flight at once, and the decoder then finds the
- * group's bytes in its cache. A group is bounded in bytes, so that it stays in a core's L2.
- * {@link BatchOutputs#prefetchRows} does the same for the rows the group will be written to,
- * whose memory last held an earlier batch and may have left the cache since.
+ * group's bytes in its cache. A group is bounded in bytes, with the output rows it will write, so
+ * that both stay in a core's L2.
+ *
+ * <p>The output rows are not read ahead. The reader's pool hands a parse worker the tensors the
+ * consumer gave back last, whose lines are mostly still in a cache; reading them ahead made the
+ * parse slower, not faster (a MNIST-like pass at one parse thread by 11–14 %,
+ * docs/performance-log.md).
  *
  * <p>Stateless and thread-safe.
  */
@@ -34,8 +38,7 @@ public final class RecordPrefetch {
      * Reads ahead the records of rows {@code from, from + 1, …} until they and their output rows
      * of {@code outputRowBytes} each come to {@link #GROUP_BYTES}, or row {@code to} is reached,
      * and returns the row after the last one read: at least {@code from + 1} (if
-     * {@code from < to}), at most {@code to}. The caller reads the group's output rows ahead
-     * itself ({@link BatchOutputs#prefetchRows}).
+     * {@code from < to}), at most {@code to}.
      */
     public static int group(List<? extends RecordSlice> samples, int from, int to, long outputRowBytes) {
         long budget = GROUP_BYTES;

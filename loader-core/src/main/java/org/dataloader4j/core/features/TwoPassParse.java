@@ -40,8 +40,8 @@ public final class TwoPassParse {
 
     /**
      * Runs both passes over rows {@code [0, outputs.rows())}, each range with its own decoder;
-     * row {@code i} is {@code samples.get(i)}. The first pass reads each range's records and
-     * dense output rows ahead in groups ({@link RecordPrefetch}).
+     * row {@code i} is {@code samples.get(i)}. The first pass reads each range's records ahead in
+     * groups ({@link RecordPrefetch}).
      *
      * @throws IllegalArgumentException if there is not one sample per row
      */
@@ -55,10 +55,8 @@ public final class TwoPassParse {
         loop.forRanges(n, MIN_ROWS_PER_RANGE, (start, end) -> {
             RowDecoder d = decoders.get();
             for (int row = start; row < end; ) {
-                // Each group's records and output rows are read ahead at once, then decoded
-                // from the cache into the cache.
+                // Each group's records are read ahead at once, then decoded from the cache.
                 int groupEnd = RecordPrefetch.group(samples, row, end, outputRowBytes);
-                outputs.prefetchRows(row, groupEnd);
                 for (; row < groupEnd; row++) {
                     d.decode(row);
                 }
