@@ -64,8 +64,9 @@ public record Alternation(String property, String a, String b) {
      * quartiles of B's time over A's within a pair (below 1: B faster).
      *
      * <pre>
-     * ALTERNATE &lt;system&gt; &lt;dataset&gt; threads=&lt;t&gt; property=&lt;name&gt; a=&lt;a&gt; b=&lt;b&gt; pairs=&lt;n&gt;
-     *     a_median_s=&lt;s&gt; b_median_s=&lt;s&gt; b_faster=&lt;k&gt;/&lt;n&gt; b_over_a=&lt;r&gt; b_over_a_quartiles=&lt;q1&gt;,&lt;q3&gt;
+     * ALTERNATE &lt;system&gt; &lt;dataset&gt; threads=&lt;t&gt; property=&lt;name&gt; a=&lt;a&gt; b=&lt;b&gt;
+     *     pairs=&lt;n&gt; a_median_s=&lt;s&gt; b_median_s=&lt;s&gt; b_faster=&lt;k&gt;/&lt;n&gt; b_over_a=&lt;r&gt;
+     *     b_over_a_quartiles=&lt;q1&gt;,&lt;q3&gt;
      * </pre>
      * (one line). A timed pass whose pair began among the warm-up passes is left out.
      */

@@ -135,8 +135,9 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
 
     /** The command line that runs {@code system} over {@code dataset} alone, with these settings, in this JVM. */
     List<String> forOne(String system, CompareDataset dataset) {
-        List<String> args = new ArrayList<>(List.of("--data", data.toString(), "--records", Integer.toString(records), "--parts", Integer.toString(parts),
-                "--seed", Long.toString(seed), "--threads", String.join(",", threads.stream().map(String::valueOf).toList()),
+        List<String> args = new ArrayList<>(List.of("--data", data.toString(), "--records", Integer.toString(records),
+                "--parts", Integer.toString(parts), "--seed", Long.toString(seed),
+                "--threads", String.join(",", threads.stream().map(String::valueOf).toList()),
                 "--warmup", Integer.toString(warmup), "--passes", Integer.toString(passes), "--batch", Integer.toString(batchSize),
                 "--shuffle-buffer", Integer.toString(shuffleBuffer), "--systems", system, "--datasets", dataset.id(),
                 "--tf-shuffle", Boolean.toString(tfShuffle), "--fork", "false", "--reuse", Boolean.toString(reuse)));

@@ -25,7 +25,7 @@ class AlternationTest {
     }
 
     @Test
-    void setsThePropertyOfEachPassesArm() {
+    void setsThePropertyToTheValueOfEachPassArm() {
         Alternation alt = new Alternation("d4j.alternation.test", "x", "y");
         try {
             alt.set(0);
