@@ -100,7 +100,7 @@ class TwoPassParseTest {
     }
 
     @Test
-    void aGroupsBudgetCountsTheBytesOfEveryDenseOutputOfARow() {
+    void aRowsDenseBytesAreThoseOfEveryDenseOutputWhichAGroupsBudgetCounts() {
         int rows = 9;
         try (TestBatch batch = TestBatch.of(List.of(TensorSpec.dense("images", DataType.FLOAT32, Shape.of(rows, 37)),
                 TensorSpec.dense("labels", DataType.INT64, Shape.of(rows, 1))), rows)) {
