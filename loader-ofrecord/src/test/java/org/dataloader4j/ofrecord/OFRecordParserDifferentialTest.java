@@ -11,7 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.ParallelLoop;
+import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
 import org.dataloader4j.core.testing.ByteMutations;
 import org.dataloader4j.core.testing.ParserChecks;
@@ -162,6 +164,47 @@ class OFRecordParserDifferentialTest {
             }
         }
         assertTrue(accepted > 1000 && rejected > 1000, "accepted " + accepted + ", rejected " + rejected + "; seed " + seed);
+    }
+
+    /**
+     * A layout of 300 floats into FLOAT32 (and, in some rounds, 130 doubles into FLOAT64) and a
+     * label is copied first: a record of its length has its lists copied to their rows before its
+     * frame is compared. Every copy with one bit flipped, half of them in the frame around the
+     * lists, must still read as protobuf-java reads it: the copied rows must be those of a scan
+     * wherever the frame differs.
+     */
+    @Test
+    void aParserThatCopiesALayoutsListsFirstReadsItsFlippedCopiesAsProtobufJavaDoes() {
+        long seed = 0xC0F1E57L;
+        Random random = new Random(seed);
+        int accepted = 0;
+        int rejected = 0;
+        for (int round = 0; round < 300; round++) {
+            RandomRecords gen = new RandomRecords(random);
+            List<Column> columns = new ArrayList<>(List.of(
+                    new Column(OFRecordRawDecoder.of("images", Shape.of(300), DataType.FLOAT32), RandomRecords.FLOAT, true, 300),
+                    new Column(OFRecordRawDecoder.of("labels", Shape.of(1), DataType.INT64), RandomRecords.INT64, true, 1)));
+            if (random.nextBoolean()) {
+                columns.add(new Column(OFRecordRawDecoder.of("x", Shape.of(130), DataType.FLOAT64), RandomRecords.DOUBLE,
+                        true, 130));
+            }
+            Map<String, Values> features = gen.features(columns);
+            byte[] original = random.nextInt(4) == 0 ? gen.noisy(features) : RandomRecords.canonical(features);
+            OFRecordParser parser = new OFRecordParser(columns.stream().map(Column::decoder).toList());
+            try {
+                assertTrue(parsesAsProtobufJavaDoes(parser, original), "the original must read");
+                for (int flip = 0; flip < 8; flip++) {
+                    if (parsesAsProtobufJavaDoes(parser, ByteMutations.flipBitMostlyAtTheEdges(random, original, 40))) {
+                        accepted++;
+                    } else {
+                        rejected++;
+                    }
+                }
+            } catch (AssertionError e) {
+                throw new AssertionError("round " + round + "; seed " + seed, e);
+            }
+        }
+        assertTrue(accepted > 1000 && rejected > 200, "accepted " + accepted + ", rejected " + rejected + "; seed " + seed);
     }
 
     /** {@link ParserChecks#agreesWithOracle} with protobuf-java's reading of an OFRecord and the decoders' oracle. */

@@ -23,6 +23,7 @@ import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.TensorSpec;
+import org.dataloader4j.core.testing.ParserChecks;
 import org.dataloader4j.core.testing.TestBatch;
 import org.dataloader4j.format.Features;
 import org.dataloader4j.format.proto.Feature;
@@ -206,6 +207,46 @@ class OFRecordParserTest {
             assertArrayEquals(new long[] {0, 1, 3}, b.ragged("labels").offsets().toLongArray());
             assertArrayEquals(new long[] {16384, 5, 7}, b.ragged("labels").values().rows(0, 3).toLongArray());
         }
+    }
+
+    @Test
+    void recordsOfALayoutCopiedFirstReadTheirOwnValuesAndAnotherFrameOfTheSameLengthIsScanned() {
+        // 300 floats (1,200 bytes) are the record, but for its frame: the parser copies them to
+        // their row before it compares the frame. Row 2 has the same length with its entries the
+        // other way round, so its floats lie elsewhere: it must be scanned, and its row written again.
+        OFRecordRawDecoder images = OFRecordRawDecoder.of("images", Shape.of(300), DataType.FLOAT32);
+        OFRecordParser parser = OFRecordParser.of(images, LABELS);
+        byte[] first = record(entry("images", feature(2, packedFloats(floats(300, 0)))),
+                entry("labels", feature(5, packedVarints(7))));
+        byte[] second = record(entry("images", feature(2, packedFloats(floats(300, 1000)))),
+                entry("labels", feature(5, packedVarints(8))));
+        byte[] swapped = record(entry("labels", feature(5, packedVarints(9))),
+                entry("images", feature(2, packedFloats(floats(300, 2000)))));
+        byte[] fourth = record(entry("images", feature(2, packedFloats(floats(300, 3000)))),
+                entry("labels", feature(5, packedVarints(6))));
+        assertEquals(first.length, swapped.length);
+        try (TestBatch b = TestBatch.parse(parser, first, second, swapped, fourth)) {
+            for (int row = 0; row < 4; row++) {
+                assertArrayEquals(floats(300, 1000 * row), b.tensor("images").rows(row, 1).toFloatArray(), "row " + row);
+            }
+            assertArrayEquals(new long[] {7, 8, 9, 6}, b.tensor("labels").toLongArray());
+        }
+        ParserChecks.eachRowIsItsRecordAlone(parser, List.of(first, swapped, second, swapped, fourth));
+
+        // The same length, its frame broken: the row's floats were copied, and the record is refused.
+        byte[] broken = fourth.clone();
+        broken[2] = 0x7f; // the first entry's length, past the record's end
+        CorruptDataException e = assertThrows(CorruptDataException.class,
+                () -> TestBatch.parse(parser, first, second, broken));
+        assertEquals(2, e.record());
+    }
+
+    private static float[] floats(int n, int from) {
+        float[] v = new float[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = from + i + 0.5f;
+        }
+        return v;
     }
 
     @Test

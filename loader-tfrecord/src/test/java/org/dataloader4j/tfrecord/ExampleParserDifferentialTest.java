@@ -14,7 +14,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.dataloader4j.api.CorruptDataException;
+import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.ParallelLoop;
+import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.features.ListKind;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
@@ -188,6 +190,40 @@ class ExampleParserDifferentialTest {
             }
         }
         assertTrue(accepted > 1000 && rejected > 1000, "accepted " + accepted + ", rejected " + rejected);
+    }
+
+    /**
+     * A layout of 300 floats into FLOAT32 and a label is copied first: an Example of its length
+     * has its float list copied to its row before its frame is compared. Every copy with one bit
+     * flipped, half of them in the frame around the list, must still read as the oracle says: the
+     * copied row must be that of a scan wherever the frame differs.
+     */
+    @Test
+    void aParserThatCopiesALayoutsListsFirstReadsItsFlippedCopiesAsProtobufJavaDoes() {
+        Random seeds = new Random(SEED ^ 0xC0F1);
+        int accepted = 0;
+        int rejected = 0;
+        for (int round = 0; round < 300; round++) {
+            long seed = seeds.nextLong();
+            ExampleParser parser = ExampleParser.forExample(FixedLenFeature.of("images", Shape.of(300), DataType.FLOAT32),
+                    FixedLenFeature.of("labels", Shape.of(1), DataType.INT64));
+            RandomExamples gen = new RandomExamples(new Random(seed));
+            Record r = gen.record(parser.features(), List.of());
+            byte[] original = gen.random().nextInt(4) == 0 ? new NoisyEncoder(gen).example(r) : RandomExamples.canonicalExample(r);
+            try {
+                parsesAsTheOracleSays(parser, original);
+                for (int flip = 0; flip < 8; flip++) {
+                    if (parsesAsTheOracleSays(parser, ByteMutations.flipBitMostlyAtTheEdges(gen.random(), original, 40))) {
+                        accepted++;
+                    } else {
+                        rejected++;
+                    }
+                }
+            } catch (AssertionError e) {
+                throw new AssertionError("round " + round + "; seed " + seed, e);
+            }
+        }
+        assertTrue(accepted > 1000 && rejected > 200, "accepted " + accepted + ", rejected " + rejected);
     }
 
     /** {@link ParserChecks#agreesWithOracle} with protobuf-java's reading of the record and the specs' oracle. */

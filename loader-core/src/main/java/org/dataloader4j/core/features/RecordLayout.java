@@ -24,6 +24,15 @@ import org.dataloader4j.core.wire.WireReader;
  * doubles, up to {@value #MAX_RELEARN_AFTER}. So a dataset whose records all differ (token lists
  * of varying length) costs about one length compare per record.
  *
+ * <p><b>Copied first.</b> A layout whose lists are nearly the whole record, and at least
+ * {@value #MIN_COPY_FIRST_BYTES} bytes of them lists whose bytes are a dense row as they stand
+ * (a {@code float_list} into FLOAT32, a {@code double_list} into FLOAT64, exactly a row's worth),
+ * {@linkplain #copiesFirst copies first}: a record of its length has those lists copied to their
+ * rows straight from the record, before it is matched ({@link #copyFirst}). The copy reads the
+ * record front to back, as the hardware prefetcher streams it, so such a record needs no read-ahead
+ * ({@link RecordPrefetch}); the frame is then compared in the cache. A record that turns out not
+ * to match is decoded as any other, which writes those rows again, or fails.
+ *
  * <p>Holds one thread's state; one instance per decoder.
  */
 public final class RecordLayout {
@@ -33,6 +42,12 @@ public final class RecordLayout {
     public static final int RELEARN_AFTER = 64;
     /** The most records in a row that do not match before the next one is learned. */
     public static final int MAX_RELEARN_AFTER = 1 << 16;
+    /**
+     * The fewest bytes of lists copied first that make a layout copy first. Below it a record's
+     * first miss is much of its reading, and reading a group of records ahead overlaps the first
+     * misses of many.
+     */
+    public static final int MIN_COPY_FIRST_BYTES = 1024;
 
     /** The learned record's length, or -1 before a layout is learned. */
     private long length = -1;
@@ -54,6 +69,13 @@ public final class RecordLayout {
     private boolean learnedBefore;
     private boolean matchedSinceLearned;
 
+    /** Each column's output in a batch ({@link BatchOutputs}), or null where nothing is copied first. */
+    private final OutputColumn[] outputs;
+    private final int[] outputOf;
+    /** Each column's bytes copied first (its whole dense row), or 0. */
+    private final long[] copyBytes;
+    private boolean copiesFirst;
+
     // Learning: whether the current record's columns are being noted. A record that fails to
     // decode leaves this set until the next beginLearning, harmlessly: with no length learned,
     // nothing noted is matched against.
@@ -61,8 +83,24 @@ public final class RecordLayout {
     private final long[] sortedStart;
     private final long[] sortedEnd;
 
-    /** A layout of {@code columns} columns. */
+    /** A layout of {@code columns} columns, which never copies first. */
     public RecordLayout(int columns) {
+        this(columns, null, null);
+    }
+
+    /**
+     * A layout of {@code outputOf.length} columns, column {@code c} decoded into output
+     * {@code outputOf[c]} of {@code outputs} (a {@link BatchOutputs}'s columns), which may copy
+     * first.
+     */
+    public RecordLayout(OutputColumn[] outputs, int[] outputOf) {
+        this(outputOf.length, outputs, outputOf.clone());
+    }
+
+    private RecordLayout(int columns, OutputColumn[] outputs, int[] outputOf) {
+        this.outputs = outputs;
+        this.outputOf = outputOf;
+        copyBytes = new long[columns];
         entryStart = new long[columns];
         entryEnd = new long[columns];
         kind = new ListKind[columns];
@@ -208,6 +246,54 @@ public final class RecordLayout {
         }
         gapCount = g;
         length = recordLength;
+        long copied = 0;
+        for (int c = 0; c < copyBytes.length; c++) {
+            copyBytes[c] = rowBytes(c);
+            copied += copyBytes[c];
+        }
+        copiesFirst = copied >= MIN_COPY_FIRST_BYTES && recordLength - copied <= MAX_FRAME_BYTES;
+    }
+
+    /** The bytes of column {@code c}'s learned list if they are its dense row as they stand, else 0. */
+    private long rowBytes(int c) {
+        if (outputs == null || pieceStart[c] < 0) {
+            return 0;
+        }
+        OutputColumn out = outputs[outputOf[c]];
+        int width = ValueCopier.rowWidth(kind[c], out.dataType());
+        long bytes = pieceEnd[c] - pieceStart[c];
+        return !out.ragged() && width > 0 && bytes == (long) out.rowElements() * width ? bytes : 0;
+    }
+
+    /** Whether a record of {@code recordLength} bytes is {@linkplain #copyFirst copied first}. */
+    public boolean copiesFirst(long recordLength) {
+        return copiesFirst && recordLength == length;
+    }
+
+    /**
+     * If a record of this length is {@linkplain #copiesFirst copied first}, copies the learned
+     * lists of the record {@code [start, start + recordLength)} of {@code record} that are dense
+     * rows as they stand to row {@code row} of their outputs in {@code out}, whether or not the
+     * record then {@linkplain #matches matches}, and returns true; else does nothing and returns
+     * false. A caller that finds the record matching needs not decode those columns
+     * ({@link #copiedFirst}); one that finds it not matching decodes every column as usual.
+     */
+    public boolean copyFirst(MemorySegment record, long start, long recordLength, BatchOutputs out, int row) {
+        if (!copiesFirst(recordLength)) {
+            return false;
+        }
+        for (int c = 0; c < copyBytes.length; c++) {
+            long n = copyBytes[c];
+            if (n > 0) {
+                MemorySegment.copy(record, start + pieceStart[c], out.values(outputOf[c]), row * n, n);
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@link #copyFirst} writes column {@code c}'s row, in a record it copies. */
+    public boolean copiedFirst(int c) {
+        return copyBytes[c] > 0;
     }
 
     private void sortPieces(int n) {

@@ -33,6 +33,15 @@ public final class TwoPassParse {
 
         /** Pass 2 for row {@code row}: copies its ragged values to their offsets. */
         void copyRagged(int row);
+
+        /**
+         * Whether row {@code row}'s record is worth reading ahead before pass 1 decodes it: true
+         * unless pass 1 reads it front to back itself, as a record {@linkplain
+         * RecordLayout#copiesFirst copied first} is.
+         */
+        default boolean needsReadAhead(int row) {
+            return true;
+        }
     }
 
     private TwoPassParse() {
@@ -41,7 +50,8 @@ public final class TwoPassParse {
     /**
      * Runs both passes over rows {@code [0, outputs.rows())}, each range with its own decoder;
      * row {@code i} is {@code samples.get(i)}. The first pass reads each range's records ahead in
-     * groups ({@link RecordPrefetch}).
+     * groups ({@link RecordPrefetch}), each group from a row that {@linkplain
+     * RowDecoder#needsReadAhead needs it} on.
      *
      * @throws IllegalArgumentException if there is not one sample per row
      */
@@ -55,6 +65,10 @@ public final class TwoPassParse {
         loop.forRanges(n, MIN_ROWS_PER_RANGE, (start, end) -> {
             RowDecoder d = decoders.get();
             for (int row = start; row < end; ) {
+                if (!d.needsReadAhead(row)) {
+                    d.decode(row++);
+                    continue;
+                }
                 // Each group's records are read ahead at once, then decoded from the cache.
                 int groupEnd = RecordPrefetch.group(samples, row, end, outputRowBytes);
                 for (; row < groupEnd; row++) {

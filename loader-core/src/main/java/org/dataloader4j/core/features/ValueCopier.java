@@ -100,6 +100,18 @@ public final class ValueCopier {
         return count;
     }
 
+    /**
+     * The bytes one value of a {@code kind} list takes both in the record and in a {@code type}
+     * output, if {@link #copy} writes its bytes as they stand (a {@code float_list} into
+     * FLOAT32, a {@code double_list} into FLOAT64); else 0.
+     */
+    public static int rowWidth(ListKind kind, DataType type) {
+        if (kind == ListKind.FLOAT && type == DataType.FLOAT32) {
+            return Float.BYTES;
+        }
+        return kind == ListKind.DOUBLE && type == DataType.FLOAT64 ? Double.BYTES : 0;
+    }
+
     private static long copyBytes(MemorySegment record, long start, long end, MemorySegment out, long at, long max) {
         long n = Math.min(end - start, max);
         MemorySegment.copy(record, start, out, at, n);

@@ -1,19 +1,26 @@
 package org.dataloader4j.core.features;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.List;
+import org.dataloader4j.api.DataType;
+import org.dataloader4j.api.Shape;
+import org.dataloader4j.api.TensorSpec;
+import org.dataloader4j.core.testing.TestBatch;
 import org.dataloader4j.core.testing.WireWriter;
 import org.dataloader4j.core.wire.WireReader;
 import org.junit.jupiter.api.Test;
 
 /**
- * Which records a learned layout matches, and what it hands back for them. Whether a parser using
- * it decodes every record as a fresh parser would is tested by each parser
- * ({@code OFRecordLayoutTest}, {@code ExampleLayoutTest}).
+ * Which records a learned layout matches, what it hands back for them, and which lists it copies
+ * first. Whether a parser using it decodes every record as protobuf-java reads it is tested by
+ * each parser's differential test ({@code OFRecordParserDifferentialTest},
+ * {@code ExampleParserDifferentialTest}).
  */
 class RecordLayoutTest {
     /** OFRecord's Feature numbering. */
@@ -242,5 +249,92 @@ class RecordLayoutTest {
         RecordLayout layout = learned(taught);
         layout.beginLearning(); // a record that then failed to decode
         assertFalse(matches(layout, taught));
+    }
+
+    private record Out(String name, DataType dataType, int rowElements, boolean ragged) implements OutputColumn {
+    }
+
+    private static float[] floats(int n, float from) {
+        float[] v = new float[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = from + i;
+        }
+        return v;
+    }
+
+    /** A layout of {@code images} and {@code labels}, decoded into outputs 1 and 0 of {@code outputs}, learned from {@code record}. */
+    private static RecordLayout learned(byte[] record, Out images, Out labels) {
+        RecordLayout layout = new RecordLayout(new OutputColumn[] {labels, images}, new int[] {1, 0});
+        learn(layout, MemorySegment.ofArray(record), 0, record.length);
+        return layout;
+    }
+
+    private static final Out LABELS = new Out("labels", DataType.INT64, 1, false);
+
+    @Test
+    void aLongFloatListThatIsADenseRowAsItStandsIsCopiedFirstToItsRow() {
+        byte[] taught = record(entry("images", packedFloats(floats(300, 0))), entry("labels", packedInt64(7)));
+        byte[] other = record(entry("images", packedFloats(floats(300, 1000))), entry("labels", packedInt64(9)));
+        RecordLayout layout = learned(taught, new Out("images", DataType.FLOAT32, 300, false), LABELS);
+        assertTrue(layout.copiesFirst(taught.length));
+        assertFalse(layout.copiesFirst(taught.length + 1));
+        assertTrue(layout.copiedFirst(0), "images");
+        assertFalse(layout.copiedFirst(1), "labels: a varint, not a row as it stands");
+
+        List<TensorSpec> specs = List.of(TensorSpec.dense("labels", DataType.INT64, Shape.of(3, 1)),
+                TensorSpec.dense("images", DataType.FLOAT32, Shape.of(3, 300)));
+        try (TestBatch batch = TestBatch.of(specs, 3)) {
+            BatchOutputs out = new BatchOutputs(new OutputColumn[] {LABELS, new Out("images", DataType.FLOAT32, 300, false)},
+                    batch, 3);
+            MemorySegment source = placed(other, 40);
+            assertTrue(layout.copyFirst(source, 40, other.length, out, 2));
+            assertArrayEquals(floats(300, 1000), batch.tensor("images").rows(2, 1).toFloatArray());
+            assertArrayEquals(new long[] {0, 0, 0}, batch.tensor("labels").toLongArray(), "nothing else written");
+            assertFalse(layout.copyFirst(source, 40, other.length - 1, out, 1), "another length is not copied");
+            assertArrayEquals(new float[300], batch.tensor("images").rows(1, 1).toFloatArray());
+        }
+    }
+
+    @Test
+    void aLayoutCopiesFirstOnlyRowsAsTheyStandOfAtLeastTheMinimumThatAreNearlyTheWholeRecord() {
+        byte[] taught = record(entry("images", packedFloats(floats(300, 0))), entry("labels", packedInt64(7)));
+        assertTrue(learned(taught, new Out("images", DataType.FLOAT32, 300, false), LABELS).copiesFirst(taught.length));
+        assertFalse(learned(taught, new Out("images", DataType.FLOAT64, 300, false), LABELS).copiesFirst(taught.length),
+                "floats widened to doubles are converted, not copied");
+        assertFalse(learned(taught, new Out("images", DataType.FLOAT32, 300, true), LABELS).copiesFirst(taught.length),
+                "a ragged row's place is known only after the batch's offsets");
+        assertFalse(learned(taught, new Out("images", DataType.FLOAT32, 301, false), LABELS).copiesFirst(taught.length),
+                "a row longer than the list is padded");
+        assertFalse(learned(taught, new Out("images", DataType.FLOAT32, 299, false), LABELS).copiesFirst(taught.length),
+                "a row shorter than the list is truncated or refused");
+        RecordLayout never = new RecordLayout(KEYS.size());
+        learn(never, taught);
+        assertFalse(never.copiesFirst(taught.length), "a layout without outputs");
+
+        int fewest = RecordLayout.MIN_COPY_FIRST_BYTES / Float.BYTES;
+        byte[] shortest = record(entry("images", packedFloats(floats(fewest, 0))), entry("labels", packedInt64(7)));
+        assertTrue(learned(shortest, new Out("images", DataType.FLOAT32, fewest, false), LABELS).copiesFirst(shortest.length));
+        byte[] tooShort = record(entry("images", packedFloats(floats(fewest - 1, 0))), entry("labels", packedInt64(7)));
+        assertFalse(learned(tooShort, new Out("images", DataType.FLOAT32, fewest - 1, false), LABELS)
+                .copiesFirst(tooShort.length));
+
+        // A long varint list beside the floats: the record is read in place, so it is read ahead.
+        long[] tokens = new long[RecordLayout.MAX_FRAME_BYTES];
+        Arrays.fill(tokens, 1);
+        byte[] withTokens = record(entry("images", packedFloats(floats(300, 0))), entry("labels", packedInt64(tokens)));
+        RecordLayout layout = learned(withTokens, new Out("images", DataType.FLOAT32, 300, false),
+                new Out("labels", DataType.INT64, tokens.length, false));
+        assertTrue(layout.matches(MemorySegment.ofArray(withTokens), 0, withTokens.length), "learned");
+        assertFalse(layout.copiesFirst(withTokens.length));
+    }
+
+    @Test
+    void aLayoutLearnedAgainCopiesFirstOnlyOnceItIsLearned() {
+        byte[] taught = record(entry("images", packedFloats(floats(300, 0))), entry("labels", packedInt64(7)));
+        RecordLayout layout = learned(taught, new Out("images", DataType.FLOAT32, 300, false), LABELS);
+        layout.beginLearning();
+        assertFalse(layout.copiesFirst(taught.length));
+        learn(layout, taught);
+        assertTrue(layout.copiesFirst(taught.length));
     }
 }

@@ -13,6 +13,19 @@ public final class ByteMutations {
         return flip(random, bytes, random.nextInt(bytes.length));
     }
 
+    /**
+     * A copy of {@code bytes} with one random bit flipped: half the time anywhere, half the time
+     * in its first or last {@code edge} bytes, where a record's framing lies around a long list.
+     */
+    public static byte[] flipBitMostlyAtTheEdges(Random random, byte[] bytes, int edge) {
+        if (random.nextBoolean()) {
+            return flipBit(random, bytes);
+        }
+        int span = Math.min(edge, bytes.length);
+        int at = random.nextInt(span);
+        return flip(random, bytes, random.nextBoolean() ? at : bytes.length - 1 - at);
+    }
+
     private static byte[] flip(Random random, byte[] bytes, int at) {
         byte[] b = bytes.clone();
         b[at] ^= (byte) (1 << random.nextInt(8));

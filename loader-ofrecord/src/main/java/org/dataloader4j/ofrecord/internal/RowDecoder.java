@@ -48,7 +48,9 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
         this.scanner = scanner;
         this.entryStart = new long[columns.length];
         this.entryEnd = new long[columns.length];
-        this.layout = new RecordLayout(columns.length);
+        int[] outputOf = new int[columns.length];
+        Arrays.setAll(outputOf, c -> c);
+        this.layout = new RecordLayout(columns, outputOf);
     }
 
     /** Points this decoder at a batch: its samples and its outputs. */
@@ -63,6 +65,9 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
         RecordSlice record = samples.get(row);
         long start = record.start();
         reader.reset(record.source(), start, record.end());
+        // A record of the learned length may have its long lists copied to their rows before it
+        // is matched: the copy reads it, which it was not read ahead for (needsReadAhead).
+        boolean copiedFirst = layout.copyFirst(record.source(), start, record.length(), out, row);
         // A record laid out as the last one learned needs no scan: its entries and lists lie
         // where that one's did.
         boolean laidOut = layout.matches(record.source(), start, record.length());
@@ -79,6 +84,9 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
             }
         }
         for (int c = 0; c < columns.length; c++) {
+            if (laidOut && copiedFirst && layout.copiedFirst(c)) {
+                continue; // its row holds its values, a whole row as the learned record's did
+            }
             long from = laidOut ? layout.entryStart(c, start) : entryStart[c];
             long to = laidOut ? layout.entryEnd(c, start) : entryEnd[c];
             decode(record, row, c, from, to, laidOut);
@@ -86,6 +94,11 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
         if (learn) {
             layout.endLearning(record.source(), start, record.length());
         }
+    }
+
+    @Override
+    public boolean needsReadAhead(int row) {
+        return !layout.copiesFirst(samples.get(row).length());
     }
 
     /**

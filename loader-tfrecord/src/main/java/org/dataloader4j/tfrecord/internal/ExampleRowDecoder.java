@@ -65,7 +65,7 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
         featureEnd = new long[features];
         listStart = new long[specColumns.length - features];
         listEnd = new long[specColumns.length - features];
-        layout = specColumns.length == features ? new RecordLayout(features) : null;
+        layout = specColumns.length == features ? new RecordLayout(columns, specColumns) : null;
     }
 
     /** Points this decoder at a batch: its samples and its outputs. */
@@ -80,6 +80,9 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
         RecordSlice record = samples.get(row);
         long start = record.start();
         reader.reset(record.source(), start, record.end());
+        // A record of the learned length may have its long lists copied to their rows before it
+        // is matched: the copy reads it, which it was not read ahead for (needsReadAhead).
+        boolean copiedFirst = layout != null && layout.copyFirst(record.source(), start, record.length(), out, row);
         // A record laid out as the last one learned needs no scan: its entries and lists lie
         // where that one's did.
         boolean laidOut = layout != null && layout.matches(record.source(), start, record.length());
@@ -95,6 +98,9 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
             }
         }
         for (int s = 0; s < features; s++) {
+            if (laidOut && copiedFirst && layout.copiedFirst(s)) {
+                continue; // its row holds its values, a whole row as the learned record's did
+            }
             long from = laidOut ? layout.entryStart(s, start) : featureStart[s];
             long to = laidOut ? layout.entryEnd(s, start) : featureEnd[s];
             decodeFeature(record, row, s, from, to, laidOut);
@@ -105,6 +111,11 @@ final class ExampleRowDecoder implements TwoPassParse.RowDecoder {
         for (int s = features; s < specColumns.length; s++) {
             decodeList(record, row, specColumns[s], listStart[s - features], listEnd[s - features]);
         }
+    }
+
+    @Override
+    public boolean needsReadAhead(int row) {
+        return layout == null || !layout.copiesFirst(samples.get(row).length());
     }
 
     /**
