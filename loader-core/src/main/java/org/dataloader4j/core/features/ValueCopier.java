@@ -91,6 +91,18 @@ public final class ValueCopier {
         long count = 0;
         long written = 0;
         for (int i = 0; i < f.pieces(); i++) {
+            if (f.end(i) - f.start(i) == 1 && written < max) {
+                // One value of one byte, as a label is: written as it stands, without the walk's
+                // set-up, which costs more than the value. With its high bit set it is cut short,
+                // which the walk reports.
+                byte b = record.get(ValueLayout.JAVA_BYTE, f.start(i));
+                if (b >= 0) {
+                    putLong(out, type, at + written, b);
+                    written++;
+                    count++;
+                    continue;
+                }
+            }
             r.reset(record, f.start(i), f.end(i));
             long n = copyVarints(r, kind == ListKind.INT32, f.scratch(), out, type, at + written, max - written);
             written += n;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.core.testing.WireWriter;
@@ -159,6 +160,38 @@ class ValueCopierTest {
                     case FLOAT64 -> assertEquals((double) v, out.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i), at);
                     default -> assertEquals((byte) v, out.get(ValueLayout.JAVA_BYTE, i), at);
                 }
+            }
+        }
+    }
+
+    @Test
+    void aListOfOneOneByteValueIsWrittenInEveryTypeAndOneWithItsHighBitSetIsCut() {
+        for (DataType type : DataType.values()) {
+            for (ListKind kind : List.of(ListKind.INT32, ListKind.INT64)) {
+                byte[] bytes = new Wire().bytes(SCHEMA.fieldNumber(kind), new Wire().bytes(1, new byte[] {0x7F}))
+                        .toByteArray();
+                FeatureView view = new FeatureView(SCHEMA);
+                WireReader r = new WireReader(MemorySegment.ofArray(bytes));
+                view.resolveFeature(r, 0, bytes.length);
+                int size = Math.toIntExact(type.byteSize());
+                byte[] out = new byte[3 * size];
+                Arrays.fill(out, POISON);
+                String where = kind + " into " + type;
+                assertEquals(1, ValueCopier.countAndCopy(r, view, MemorySegment.ofArray(out), type, 1, 1), where);
+                byte[] expected = new byte[3 * size];
+                Arrays.fill(expected, POISON);
+                ValueCopier.putLong(MemorySegment.ofArray(expected), type, 1, 127);
+                assertArrayEquals(expected, out, where);
+                assertEquals(1, ValueCopier.countAndCopy(r, view, MemorySegment.ofArray(out), type, 0, 0),
+                        "counted, not written, where the row is full: " + where);
+                assertArrayEquals(expected, out, where);
+
+                bytes[bytes.length - 1] = (byte) 0xFF;
+                view.resolveFeature(r, 0, bytes.length);
+                WireFormatException cut = assertThrows(WireFormatException.class, () -> view.count(r), where);
+                WireFormatException got = assertThrows(WireFormatException.class,
+                        () -> ValueCopier.countAndCopy(r, view, MemorySegment.ofArray(out), type, 1, 1), where);
+                assertEquals(cut.getMessage(), got.getMessage(), where);
             }
         }
     }
