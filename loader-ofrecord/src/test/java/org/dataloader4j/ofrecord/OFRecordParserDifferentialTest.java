@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Shape;
@@ -139,31 +141,14 @@ class OFRecordParserDifferentialTest {
      */
     @Test
     void aParserThatLearnedARecordsLayoutReadsItsFlippedCopiesAsProtobufJavaDoes() {
-        long seed = 0x1A7007L;
-        Random random = new Random(seed);
-        int accepted = 0;
-        int rejected = 0;
-        for (int round = 0; round < 1000; round++) {
+        int[] verdicts = readFlippedCopies(0x1A7007L, 1000, random -> {
             RandomRecords gen = new RandomRecords(random);
             List<Column> columns = gen.schema();
             Map<String, Values> features = gen.features(columns);
             byte[] original = random.nextInt(4) == 0 ? gen.noisy(features) : RandomRecords.canonical(features);
-            OFRecordParser parser = new OFRecordParser(columns.stream().map(Column::decoder).toList());
-            try {
-                assertTrue(parsesAsProtobufJavaDoes(parser, original), "the original must read");
-                for (int flip = 0; flip < 8 && original.length > 0; flip++) {
-                    byte[] flipped = ByteMutations.flipBit(random, original);
-                    if (parsesAsProtobufJavaDoes(parser, flipped)) {
-                        accepted++;
-                    } else {
-                        rejected++;
-                    }
-                }
-            } catch (AssertionError e) {
-                throw new AssertionError("round " + round + "; seed " + seed, e);
-            }
-        }
-        assertTrue(accepted > 1000 && rejected > 1000, "accepted " + accepted + ", rejected " + rejected + "; seed " + seed);
+            return new Drawn(new OFRecordParser(columns.stream().map(Column::decoder).toList()), original);
+        }, ByteMutations::flipBit);
+        assertTrue(verdicts[0] > 1000 && verdicts[1] > 1000, "read " + verdicts[0] + ", refused " + verdicts[1]);
     }
 
     /**
@@ -175,11 +160,7 @@ class OFRecordParserDifferentialTest {
      */
     @Test
     void aParserThatCopiesALayoutsListsFirstReadsItsFlippedCopiesAsProtobufJavaDoes() {
-        long seed = 0xC0F1E57L;
-        Random random = new Random(seed);
-        int accepted = 0;
-        int rejected = 0;
-        for (int round = 0; round < 300; round++) {
+        int[] verdicts = readFlippedCopies(0xC0F1E57L, 300, random -> {
             RandomRecords gen = new RandomRecords(random);
             List<Column> columns = new ArrayList<>(List.of(
                     new Column(OFRecordRawDecoder.of("images", Shape.of(300), DataType.FLOAT32), RandomRecords.FLOAT, true, 300),
@@ -190,21 +171,37 @@ class OFRecordParserDifferentialTest {
             }
             Map<String, Values> features = gen.features(columns);
             byte[] original = random.nextInt(4) == 0 ? gen.noisy(features) : RandomRecords.canonical(features);
-            OFRecordParser parser = new OFRecordParser(columns.stream().map(Column::decoder).toList());
+            return new Drawn(new OFRecordParser(columns.stream().map(Column::decoder).toList()), original);
+        }, (random, original) -> ByteMutations.flipBitMostlyAtTheEdges(random, original, 40));
+        assertTrue(verdicts[0] > 1000 && verdicts[1] > 200, "read " + verdicts[0] + ", refused " + verdicts[1]);
+    }
+
+    /** A parser and a record for it. */
+    private record Drawn(OFRecordParser parser, byte[] record) {
+    }
+
+    /**
+     * Round after round, a parser and a record from {@code draw}, which the parser must read, and
+     * eight copies of the record each changed by {@code flip}, which it must read as protobuf-java
+     * does, after the record and with the layout it may have learned from it. Returns how many
+     * copies it read and how many it refused.
+     */
+    private static int[] readFlippedCopies(long seed, int rounds, Function<Random, Drawn> draw,
+                                           BiFunction<Random, byte[], byte[]> flip) {
+        Random random = new Random(seed);
+        int[] verdicts = new int[2];
+        for (int round = 0; round < rounds; round++) {
+            Drawn drawn = draw.apply(random);
             try {
-                assertTrue(parsesAsProtobufJavaDoes(parser, original), "the original must read");
-                for (int flip = 0; flip < 8; flip++) {
-                    if (parsesAsProtobufJavaDoes(parser, ByteMutations.flipBitMostlyAtTheEdges(random, original, 40))) {
-                        accepted++;
-                    } else {
-                        rejected++;
-                    }
+                assertTrue(parsesAsProtobufJavaDoes(drawn.parser(), drawn.record()), "the original must read");
+                for (int i = 0; i < 8 && drawn.record().length > 0; i++) {
+                    verdicts[parsesAsProtobufJavaDoes(drawn.parser(), flip.apply(random, drawn.record())) ? 0 : 1]++;
                 }
             } catch (AssertionError e) {
                 throw new AssertionError("round " + round + "; seed " + seed, e);
             }
         }
-        assertTrue(accepted > 1000 && rejected > 200, "accepted " + accepted + ", rejected " + rejected + "; seed " + seed);
+        return verdicts;
     }
 
     /** {@link ParserChecks#agreesWithOracle} with protobuf-java's reading of an OFRecord and the decoders' oracle. */
