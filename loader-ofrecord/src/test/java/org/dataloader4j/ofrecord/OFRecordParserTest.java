@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -23,11 +24,13 @@ import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.TensorSpec;
+import org.dataloader4j.core.parallel.MultiThreadLoop;
 import org.dataloader4j.core.testing.ParserChecks;
 import org.dataloader4j.core.testing.TestBatch;
 import org.dataloader4j.format.Features;
 import org.dataloader4j.format.proto.Feature;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** What a user of the raw and bytes decoders relies on, one behaviour per test. */
 class OFRecordParserTest {
@@ -239,6 +242,31 @@ class OFRecordParserTest {
         CorruptDataException e = assertThrows(CorruptDataException.class,
                 () -> TestBatch.parse(parser, first, second, broken));
         assertEquals(2, e.record());
+    }
+
+    @Test
+    @Timeout(10)
+    void aBatchCopiedFirstOnSeveralThreadsHoldsWhatOneThreadWrites() {
+        // Each thread learns the layout on its own and copies only the rows of its own range.
+        OFRecordRawDecoder images = OFRecordRawDecoder.of("images", Shape.of(300), DataType.FLOAT32);
+        OFRecordParser parser = OFRecordParser.of(images, LABELS);
+        List<byte[]> records = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            Proto floats = entry("images", feature(2, packedFloats(floats(300, 1000 * i))));
+            Proto label = entry("labels", feature(5, packedVarints(i % 100)));
+            records.add(i % 7 == 3 ? record(label, floats) : record(floats, label));
+        }
+        try (MultiThreadLoop threads = new MultiThreadLoop("copied-first-test", 3);
+             TestBatch one = TestBatch.of(parser, records.size()).poison(0xA5);
+             TestBatch three = TestBatch.of(parser, records.size()).poison(0x5A)) {
+            one.parse(parser, ParallelLoop.sequential(), records);
+            three.parse(parser, threads, records);
+            assertArrayEquals(one.written(), three.written());
+            for (int row = 0; row < records.size(); row++) {
+                assertArrayEquals(floats(300, 1000 * row), three.tensor("images").rows(row, 1).toFloatArray(), "row " + row);
+                assertEquals(row % 100, three.tensor("labels").rows(row, 1).toLongArray()[0], "row " + row);
+            }
+        }
     }
 
     private static float[] floats(int n, int from) {
