@@ -91,18 +91,6 @@ public final class ValueCopier {
         long count = 0;
         long written = 0;
         for (int i = 0; i < f.pieces(); i++) {
-            if (f.end(i) - f.start(i) == 1 && written < max) {
-                // One value of one byte, as a label is: written as it stands, without the walk's
-                // set-up, which costs more than the value. With its high bit set it is cut short,
-                // which the walk reports.
-                byte b = record.get(ValueLayout.JAVA_BYTE, f.start(i));
-                if (b >= 0) {
-                    putLong(out, type, at + written, b);
-                    written++;
-                    count++;
-                    continue;
-                }
-            }
             r.reset(record, f.start(i), f.end(i));
             long n = copyVarints(r, kind == ListKind.INT32, f.scratch(), out, type, at + written, max - written);
             written += n;
@@ -175,6 +163,18 @@ public final class ValueCopier {
     /** {@link #copyVarints} with the Vector API decoder on or off, whatever {@link SimdSupport} decided. */
     static long copyVarints(WireReader r, boolean int32, long[] scratch, MemorySegment out, DataType type,
                             long at, long max, boolean simd) {
+        if (max > 0 && r.remaining() == 1) {
+            // One value of one byte, as a label is: written as it stands, without the walk's
+            // set-up, which costs more than the value. With its high bit set it is cut short,
+            // which the walk reports.
+            long p = r.position();
+            byte b = r.segment().get(ValueLayout.JAVA_BYTE, p);
+            if (b >= 0) {
+                putLong(out, type, at, b);
+                r.position(p + 1);
+                return 1;
+            }
+        }
         boolean vectors = simd && (type == DataType.INT32 || type == DataType.INT64) && SimdVarints.takes(r.segment(), out);
         long n = 0;
         while (n < max && r.hasRemaining()) {

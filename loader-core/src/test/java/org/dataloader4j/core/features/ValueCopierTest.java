@@ -185,6 +185,10 @@ class ValueCopierTest {
                 assertEquals(1, ValueCopier.countAndCopy(r, view, MemorySegment.ofArray(out), type, 0, 0),
                         "counted, not written, where the row is full: " + where);
                 assertArrayEquals(expected, out, where);
+                byte[] copied = new byte[3 * size];
+                Arrays.fill(copied, POISON);
+                assertEquals(1, ValueCopier.copy(r, view, MemorySegment.ofArray(copied), type, 1, 1), where);
+                assertArrayEquals(expected, copied, "copied as a ragged row's second pass does: " + where);
 
                 bytes[bytes.length - 1] = (byte) 0xFF;
                 view.resolveFeature(r, 0, bytes.length);
