@@ -67,9 +67,10 @@ public final class Compare {
                         + com.google.protobuf.RuntimeVersion.MINOR + "." + com.google.protobuf.RuntimeVersion.PATCH,
                 ValueCopier.vectorVarints() ? "simd" : "scalar");
         out.printf(Locale.ROOT, "# records=%d parts=%d seed=%d threads=%s warmup=%d passes=%d batch=%d shuffle_buffer=%d"
-                        + " tf_shuffle=%s reuse=%s alternate=%s%n", options.records(), options.parts(), options.seed(),
+                        + " tf_shuffle=%s reuse=%s alternate=%s paired=%s%n", options.records(), options.parts(), options.seed(),
                 options.threads(), options.warmup(), options.passes(), options.batchSize(), options.shuffleBuffer(),
-                options.tfShuffle(), options.reuse(), options.alternate() == null ? "none" : options.alternate().option());
+                options.tfShuffle(), options.reuse(), options.alternate() == null ? "none" : options.alternate().option(),
+                options.paired());
         List<ComparedSystem> systems = systems(options);
         ComparedSystem.Settings settings = new ComparedSystem.Settings(options.batchSize(), options.shuffleBuffer(), options.seed(),
                 options.reuse());
@@ -81,9 +82,12 @@ public final class Compare {
             out.printf(Locale.ROOT, "DATA %s files=%d records=%d payload_mb=%.1f file_mb=%.1f ready_s=%.1f dir=%s%n",
                     dataset.id(), data.files().size(), data.records(), data.payloadBytes() / 1e6, data.fileBytes() / 1e6, ready,
                     data.files().get(0).getParent());
+            List<ComparedSystem> reading = systems.stream().filter(s -> s.reads(dataset)).toList();
             if (options.fork()) {
-                for (ComparedSystem system : systems) {
-                    if (system.reads(dataset)) {
+                if (options.paired() && !reading.isEmpty()) {
+                    ok &= runForked(String.join(",", reading.stream().map(ComparedSystem::name).toList()), dataset, options, out);
+                } else {
+                    for (ComparedSystem system : reading) {
                         ok &= runForked(system.name(), dataset, options, out);
                     }
                 }
@@ -92,10 +96,12 @@ public final class Compare {
             // A forked JVM reads the files itself, just before its passes; reading them here too would be twice.
             data.readOnce();
             for (int threads : options.threads()) {
-                for (ComparedSystem system : systems) {
-                    if (system.reads(dataset)) {
-                        ok &= runOne(system, data, threads, settings, options, out);
-                    }
+                if (options.paired()) {
+                    ok &= runPaired(reading, data, threads, settings, options, out);
+                    continue;
+                }
+                for (ComparedSystem system : reading) {
+                    ok &= runOne(system, data, threads, settings, options, out);
                 }
             }
         }
@@ -103,11 +109,11 @@ public final class Compare {
     }
 
     /**
-     * Runs {@code system} over {@code dataset}, every thread count, in a new JVM with this one's
-     * options and class path, and copies its {@code RESULT}, {@code DETAIL}, {@code STAGES} and
-     * {@code ALTERNATE} lines to {@code out}, then a line
-     * {@code FORK <system> <dataset> pid=<n> exit=<n>}; its standard error is this one's. Returns
-     * false if it failed.
+     * Runs {@code system} (with {@code --paired}, the systems, comma-separated) over
+     * {@code dataset}, every thread count, in a new JVM with this one's options and class path, and
+     * copies its {@code RESULT}, {@code DETAIL}, {@code STAGES}, {@code ALTERNATE} and
+     * {@code PAIRED} lines to {@code out}, then a line {@code FORK <system> <dataset> pid=<n> exit=<n>};
+     * its standard error is this one's. Returns false if it failed.
      */
     private static boolean runForked(String system, CompareDataset dataset, CompareOptions options, PrintStream out)
             throws IOException, InterruptedException {
@@ -127,7 +133,7 @@ public final class Compare {
         try (BufferedReader lines = child.inputReader(StandardCharsets.UTF_8)) {
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                 if (line.startsWith("RESULT ") || line.startsWith("DETAIL ") || line.startsWith("STAGES ")
-                        || line.startsWith("ALTERNATE ")) {
+                        || line.startsWith("ALTERNATE ") || line.startsWith("PAIRED ")) {
                     out.println(line);
                     reported |= line.startsWith("RESULT ");
                 }
@@ -176,33 +182,98 @@ public final class Compare {
             out.printf(Locale.ROOT, "RESULT %s %s failed threads=%d reason=\"%s\"%n", system.name(), id, threads, e);
             return false;
         }
+        report(system.name(), data, threads, passes, gc, options, out);
+        return true;
+    }
+
+    /**
+     * Runs {@code systems} over {@code data} at {@code threads} in this JVM, pass by pass in turns
+     * ({@link Pairing}): the warm-up rounds, then the timed ones. Prints each system's lines as
+     * {@link #runOne} does, the collector's pauses being those of every system's timed passes,
+     * and then the {@code PAIRED} lines. Returns false if a system failed.
+     */
+    private static boolean runPaired(List<ComparedSystem> systems, DataFiles data, int threads, ComparedSystem.Settings settings,
+                                     CompareOptions options, PrintStream out) {
+        String id = data.dataset().id();
+        List<ComparedSystem> running = new ArrayList<>();
+        List<ComparedSystem.Run> runs = new ArrayList<>();
+        // The system whose open or pass is under way, for the report of a failure.
+        String[] current = {null};
+        try {
+            for (ComparedSystem system : systems) {
+                current[0] = system.name();
+                try {
+                    runs.add(system.open(data, threads, settings));
+                    running.add(system);
+                } catch (ComparedSystem.Unavailable e) {
+                    out.printf(Locale.ROOT, "RESULT %s %s unavailable threads=%d reason=\"%s\"%n", system.name(), id, threads,
+                            e.getMessage());
+                }
+            }
+            int n = runs.size();
+            List<List<Pass>> passes = new ArrayList<>();
+            for (int j = 0; j < n; j++) {
+                passes.add(new ArrayList<>());
+            }
+            Pairing.rounds(0, options.warmup(), n, j -> {
+                current[0] = running.get(j).name();
+                check(runs.get(j).pass(), data, settings);
+            });
+            System.gc();
+            GcPauses gc = new GcPauses();
+            try (gc) {
+                Pairing.rounds(options.warmup(), options.warmup() + options.passes(), n, j -> {
+                    current[0] = running.get(j).name();
+                    passes.get(j).add(check(runs.get(j).pass(), data, settings));
+                });
+            }
+            double[][] secondsPerRecord = new double[n][];
+            for (int j = 0; j < n; j++) {
+                report(running.get(j).name(), data, threads, passes.get(j), gc, options, out);
+                secondsPerRecord[j] = passes.get(j).stream().mapToDouble(p -> seconds(p.nanos()) / p.records()).toArray();
+            }
+            Pairing.report(id, threads, running.stream().map(ComparedSystem::name).toList(), secondsPerRecord)
+                    .forEach(out::println);
+            out.flush();
+            return true;
+        } catch (Exception | Error e) {
+            out.printf(Locale.ROOT, "RESULT %s %s failed threads=%d reason=\"%s\"%n", current[0], id, threads, e);
+            return false;
+        } finally {
+            runs.forEach(ComparedSystem.Run::close);
+        }
+    }
+
+    /** Prints the {@code RESULT}, {@code DETAIL} and, where there are any, {@code ALTERNATE} and {@code STAGES} lines of {@code system}'s timed passes. */
+    private static void report(String system, DataFiles data, int threads, List<Pass> passes, GcPauses gc, CompareOptions options,
+                               PrintStream out) {
+        String id = data.dataset().id();
         // Per record, since a pass of a reader kept across passes ends with a whole batch.
         double seconds = seconds(median(passes.stream().mapToDouble(p -> (double) p.nanos() / p.records()).toArray())
                 * data.records());
         out.printf(Locale.ROOT, "RESULT %s %s records_per_s=%.0f mb_per_s=%.1f seconds=%.3f records=%d threads=%d%n",
-                system.name(), id, data.records() / seconds, data.payloadBytes() / 1e6 / seconds, seconds, data.records(), threads);
+                system, id, data.records() / seconds, data.payloadBytes() / 1e6 / seconds, seconds, data.records(), threads);
         long[] first = passes.stream().mapToLong(Pass::firstBatchNanos).filter(n -> n >= 0).toArray();
         double[] alloc = passes.stream().mapToDouble(Pass::allocatedPerRecord).filter(a -> !Double.isNaN(a)).toArray();
         out.printf(Locale.ROOT, "DETAIL %s %s threads=%d first_batch_ms=%s alloc_bytes_per_record=%s gc_pauses=%d gc_pause_ms=%d"
                         + " gc_max_pause_ms=%d pass_seconds=%s%n",
-                system.name(), id, threads,
+                system, id, threads,
                 first.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(first) / 1e6),
                 alloc.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(alloc)),
                 gc.count(), gc.totalMillis(), gc.maxMillis(),
                 String.join(",", passes.stream().map(p -> String.format(Locale.ROOT, "%.3f", seconds(p.nanos()))).toList()));
         if (options.alternate() != null) {
-            out.println(options.alternate().report(system.name(), id, threads, options.warmup(),
+            out.println(options.alternate().report(system, id, threads, options.warmup(),
                     passes.stream().mapToDouble(p -> seconds(p.nanos())).toArray()));
         }
         List<Stages> stages = passes.stream().map(Pass::stages).filter(Objects::nonNull).toList();
         if (!stages.isEmpty()) {
             out.printf(Locale.ROOT, "STAGES %s %s threads=%d build_ms=%s close_ms=%s parse_ms=%s load_ms=%s load_wait_ms=%s%n",
-                    system.name(), id, threads, medianMillis(stages, Stages::buildNanos), medianMillis(stages, Stages::closeNanos),
+                    system, id, threads, medianMillis(stages, Stages::buildNanos), medianMillis(stages, Stages::closeNanos),
                     medianMillis(stages, Stages::parseNanos), medianMillis(stages, Stages::loadNanos),
                     medianMillis(stages, Stages::loadWaitNanos));
         }
         out.flush();
-        return true;
     }
 
     /** The median of {@code stage} over {@code stages} in milliseconds, or {@code n/a} where no pass measured it. */

@@ -35,10 +35,15 @@ import java.util.List;
  * @param alternate     a system property set to one value and another in turns, pass by
  *                      pass, with a report of the two arms ({@code --alternate name=a,b}, none:
  *                      null); see {@link Alternation}
+ * @param paired        whether the systems run each dataset in one JVM, pass by pass in turns,
+ *                      with a report of each system against the first ({@code --paired}, false;
+ *                      with {@code --fork true}, one JVM per dataset instead of per system and
+ *                      dataset); see {@link Pairing}
  */
 public record CompareOptions(Path data, int records, int parts, long seed, List<Integer> threads, int warmup, int passes,
                              int batchSize, int shuffleBuffer, List<String> systems, List<CompareDataset> datasets,
-                             boolean tfShuffle, boolean fork, boolean reuse, Alternation alternate) {
+                             boolean tfShuffle, boolean fork, boolean reuse, Alternation alternate,
+                             boolean paired) {
     /** The systems {@code all} stands for, in the order they run. */
     public static final List<String> ALL_SYSTEMS = List.of(Dataloader4jSystem.NAME, ProtobufJavaSystem.NAME,
             MmapCopySystem.NAME, TensorFlowJavaSystem.NAME);
@@ -67,6 +72,9 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
             if (!ALL_SYSTEMS.contains(s)) {
                 throw new IllegalArgumentException("no system " + s + ": systems are " + ALL_SYSTEMS);
             }
+        }
+        if (paired && alternate != null) {
+            throw new IllegalArgumentException("--paired and --alternate cannot be combined: each takes passes in turns");
         }
     }
 
@@ -97,6 +105,7 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
         boolean fork = true;
         boolean reuse = false;
         Alternation alternate = null;
+        boolean paired = false;
         for (int i = 0; i < args.length; i += 2) {
             String name = args[i];
             if (i + 1 >= args.length) {
@@ -124,16 +133,20 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
                 case "--fork" -> fork = bool(name, value);
                 case "--reuse" -> reuse = bool(name, value);
                 case "--alternate" -> alternate = Alternation.parse(value);
+                case "--paired" -> paired = bool(name, value);
                 default -> throw new IllegalArgumentException("unknown option " + name + "; options are --data --records"
                         + " --parts --seed --threads --warmup --passes --batch --shuffle-buffer --systems --datasets --tf-shuffle"
-                        + " --fork --reuse --alternate");
+                        + " --fork --reuse --alternate --paired");
             }
         }
         return new CompareOptions(data, records, parts, seed, threads, warmup, passes, batch, shuffle, systems, datasets,
-                tfShuffle, fork, reuse, alternate);
+                tfShuffle, fork, reuse, alternate, paired);
     }
 
-    /** The command line that runs {@code system} over {@code dataset} alone, with these settings, in this JVM. */
+    /**
+     * The command line that runs {@code system} (with {@link #paired}, the systems, comma-separated)
+     * over {@code dataset} alone, with these settings, in this JVM.
+     */
     List<String> forOne(String system, CompareDataset dataset) {
         List<String> args = new ArrayList<>(List.of("--data", data.toString(), "--records", Integer.toString(records),
                 "--parts", Integer.toString(parts), "--seed", Long.toString(seed),
@@ -143,6 +156,9 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
                 "--tf-shuffle", Boolean.toString(tfShuffle), "--fork", "false", "--reuse", Boolean.toString(reuse)));
         if (alternate != null) {
             args.addAll(List.of("--alternate", alternate.option()));
+        }
+        if (paired) {
+            args.addAll(List.of("--paired", "true"));
         }
         return args;
     }

@@ -189,6 +189,34 @@ class CompareTest {
     }
 
     @Test
+    @Timeout(180)
+    void pairedSystemsTakeTurnsInOneJvmPerDatasetAndTheFirstIsSetAgainstEachOther() throws Exception {
+        String text = run("--warmup", "1", "--passes", "3", "--paired", "true", "--systems", "dataloader4j,protobuf-java,mmap-copy",
+                "--datasets", "bert-ofrecord");
+        assertTrue(text.contains(" paired=true"), text);
+        for (int threads : List.of(1, 2)) {
+            for (String system : List.of(Dataloader4jSystem.NAME, ProtobufJavaSystem.NAME, MmapCopySystem.NAME)) {
+                String line = result(system, CompareDataset.BERT_OFRECORD, threads);
+                assertTrue(Pattern.compile("(?m)^" + line + "$").matcher(text).find(), "no line " + line + " in\n" + text);
+                // Each system's own three timed passes.
+                assertTrue(Pattern.compile("(?m)^DETAIL " + system + " bert-ofrecord threads=" + threads
+                        + " .* pass_seconds=\\d+\\.\\d+,\\d+\\.\\d+,\\d+\\.\\d+$").matcher(text).find(), text);
+            }
+            for (String other : List.of(ProtobufJavaSystem.NAME, MmapCopySystem.NAME)) {
+                assertTrue(Pattern.compile("(?m)^PAIRED bert-ofrecord threads=" + threads + " a=dataloader4j b=" + other
+                        + " rounds=3 a_over_b=\\d+\\.\\d{3} a_over_b_quartiles=\\d+\\.\\d{3},\\d+\\.\\d{3} a_faster=[0-3]/3$")
+                        .matcher(text).find(), text);
+            }
+        }
+        assertEquals(4, text.lines().filter(l -> l.startsWith("PAIRED ")).count(), text);
+        // One JVM for the dataset, not one per system.
+        List<String> forks = text.lines().filter(l -> l.startsWith("FORK ")).toList();
+        assertEquals(1, forks.size(), text);
+        assertTrue(forks.getFirst().matches("FORK dataloader4j,protobuf-java,mmap-copy bert-ofrecord pid=\\d+ exit=0"), text);
+        assertEquals(0, ProcessHandle.current().children().count(), "a forked JVM outlived its run");
+    }
+
+    @Test
     void theMedianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
         assertEquals(2.5, Compare.median(new double[] {4.0, 1.0, 3.0, 2.0}));
         assertEquals(3.0, Compare.median(new double[] {5.0, 3.0, 1.0}));
