@@ -10,7 +10,7 @@ import java.util.Locale;
  * true}): each round runs one pass of every system, the first system of round {@code r} being
  * system {@code r mod n}, so that none always runs first after another's garbage or its cold
  * caches. Passes of one round are a second or so apart, so they see the same host; the ratio of
- * two systems within each round is the figure that host phases leave alone. On a cloud VM the
+ * two systems within each round is the figure the host's phases disturb least. On a cloud VM the
  * speed of the same code can change by half for seconds at a time (docs/performance-log.md), so
  * two systems measured minutes apart, in JVMs of their own, can each land in a different phase.
  *
@@ -41,7 +41,7 @@ final class Pairing {
     }
 
     /**
-     * One line per system after the first, comparing the first system ({@code names[0]}) with it
+     * One line per system after the first, comparing the first system named with it
      * round by round, from each round's seconds per record of each system
      * ({@code secondsPerRecord[system][round]}):
      *
