@@ -152,8 +152,8 @@ public final class Compare {
     }
 
     private static List<ComparedSystem> systems(CompareOptions options) {
-        List<ComparedSystem> all = List.of(new Dataloader4jSystem(), new ProtobufJavaSystem(), new MmapCopySystem(),
-                new TensorFlowJavaSystem(options.tfShuffle()));
+        List<ComparedSystem> all = List.of(new Dataloader4jSystem(), new ProtobufJavaSystem(), new MmapCopySystem(false),
+                new MmapCopySystem(true), new TensorFlowJavaSystem(options.tfShuffle()));
         return all.stream().filter(s -> options.systems().contains(s.name())).toList();
     }
 

@@ -46,7 +46,7 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
                              boolean paired) {
     /** The systems {@code all} stands for, in the order they run. */
     public static final List<String> ALL_SYSTEMS = List.of(Dataloader4jSystem.NAME, ProtobufJavaSystem.NAME,
-            MmapCopySystem.NAME, TensorFlowJavaSystem.NAME);
+            MmapCopySystem.NAME, MmapCopySystem.SHUFFLED_NAME, TensorFlowJavaSystem.NAME);
 
     /** Checks the values. */
     public CompareOptions {

@@ -19,14 +19,26 @@ import org.dataloader4j.format.Compression;
  * no decoding. Whatever decodes the records cannot beat it by much. The files are mapped anew for
  * every pass (so a pass includes the page faults of mapping them), or with
  * {@link Settings#reuse()} once, for all passes.
+ *
+ * <p>{@link #SHUFFLED_NAME} copies the payloads in the order a shuffle buffer of
+ * {@link Settings#shuffleBuffer()} records yields them ({@link ShuffleWindow}, one per thread over
+ * its share), as dataloader4j's reader takes them: the limit of a reader that shuffles.
  */
 final class MmapCopySystem implements ComparedSystem {
     static final String NAME = "mmap-copy";
+    static final String SHUFFLED_NAME = "mmap-copy-shuffled";
     private static final ValueLayout.OfLong LENGTH = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private final boolean shuffled;
+
+    /** The copy in file order, or {@code shuffled} through a shuffle buffer. */
+    MmapCopySystem(boolean shuffled) {
+        this.shuffled = shuffled;
+    }
 
     @Override
     public String name() {
-        return NAME;
+        return shuffled ? SHUFFLED_NAME : NAME;
     }
 
     @Override
@@ -39,6 +51,8 @@ final class MmapCopySystem implements ComparedSystem {
         int header = data.dataset().framing().headerBytes();
         int footer = data.dataset().framing().footerBytes();
         long batchBytes = (long) settings.batchSize() * data.maxPayload();
+        String name = name();
+        int window = shuffled ? settings.shuffleBuffer() : 0;
         if (settings.reuse()) {
             Arena mappings = Arena.ofShared();
             Map<Path, MemorySegment> mapped = new HashMap<>();
@@ -53,9 +67,9 @@ final class MmapCopySystem implements ComparedSystem {
             return new Run() {
                 @Override
                 public Pass pass() throws Exception {
-                    return FileShares.run(data.files(), threads, NAME,
-                            files -> copyShare(files, (file, arena) -> mapped.get(file), header, footer, batchBytes,
-                                    settings.batchSize()));
+                    return FileShares.run(data.files(), threads, name,
+                            files -> copyShare(files, (file, arena) -> mapped.get(file), header, footer,
+                                    new Rows(batchBytes, settings.batchSize()), window, settings.seed()));
                 }
 
                 @Override
@@ -67,8 +81,9 @@ final class MmapCopySystem implements ComparedSystem {
         return new Run() {
             @Override
             public Pass pass() throws Exception {
-                return FileShares.run(data.files(), threads, NAME,
-                        files -> copyShare(files, MmapCopySystem::map, header, footer, batchBytes, settings.batchSize()));
+                return FileShares.run(data.files(), threads, name,
+                        files -> copyShare(files, MmapCopySystem::map, header, footer, new Rows(batchBytes, settings.batchSize()),
+                                window, settings.seed()));
             }
 
             @Override
@@ -89,33 +104,68 @@ final class MmapCopySystem implements ComparedSystem {
         }
     }
 
-    private static FileShares.Share copyShare(List<Path> files, Mapper mapper, int header, int footer, long batchBytes,
-            int batchSize) throws IOException {
+    /**
+     * Copies the payloads of {@code files} into {@code rows}, in file order, or with a
+     * {@code window} of at least one record in the order a {@link ShuffleWindow} of that many
+     * draws them.
+     */
+    private static FileShares.Share copyShare(List<Path> files, Mapper mapper, int header, int footer, Rows rows,
+            int window, long seed) throws IOException {
         long allocatedBefore = ThreadAllocation.allocatedByCurrentThread();
-        long records = 0;
-        double sum = 0;
+        ShuffleWindow shuffle = window > 0 ? new ShuffleWindow(window, seed) : null;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment batch = arena.allocate(batchBytes, 64);
-            int row = 0;
-            long at = 0;
+            rows.allocate(arena);
             for (Path file : files) {
                 MemorySegment mapped = mapper.map(file, arena);
                 long size = mapped.byteSize();
                 for (long off = 0; off < size; ) {
                     long length = mapped.get(LENGTH, off);
                     off += header;
-                    MemorySegment.copy(mapped, off, batch, at, length);
-                    sum += batch.get(ValueLayout.JAVA_BYTE, at);
-                    off += length + footer;
-                    at += length;
-                    records++;
-                    if (++row == batchSize) {
-                        row = 0;
-                        at = 0;
+                    if (shuffle == null) {
+                        rows.copy(mapped, off, length);
+                    } else {
+                        shuffle.offer(mapped, off, length, rows::copy);
                     }
+                    off += length + footer;
                 }
             }
+            if (shuffle != null) {
+                // Before the arena closes: the kept records lie in its mappings.
+                shuffle.drain(rows::copy);
+            }
         }
-        return new FileShares.Share(records, ThreadAllocation.allocatedByCurrentThread() - allocatedBefore, sum);
+        return new FileShares.Share(rows.records, ThreadAllocation.allocatedByCurrentThread() - allocatedBefore, rows.sum);
+    }
+
+    /** One thread's batch buffer, filled row after row, and what it has copied into it. */
+    private static final class Rows {
+        private final long batchBytes;
+        private final int batchSize;
+        private MemorySegment batch;
+        private int row;
+        private long at;
+        long records;
+        double sum;
+
+        Rows(long batchBytes, int batchSize) {
+            this.batchBytes = batchBytes;
+            this.batchSize = batchSize;
+        }
+
+        void allocate(Arena arena) {
+            batch = arena.allocate(batchBytes, 64);
+        }
+
+        /** Copies one payload into the next row and reads its first byte back. */
+        void copy(MemorySegment source, long start, long length) {
+            MemorySegment.copy(source, start, batch, at, length);
+            sum += batch.get(ValueLayout.JAVA_BYTE, at);
+            at += length;
+            records++;
+            if (++row == batchSize) {
+                row = 0;
+                at = 0;
+            }
+        }
     }
 }

@@ -41,10 +41,12 @@ class CompareTest {
                 if (d.framing() == Framing.OFRECORD) {
                     expected.add(result(ProtobufJavaSystem.NAME, d, threads));
                 }
-                if (d.compression() == Compression.NONE) {
-                    expected.add(result(MmapCopySystem.NAME, d, threads));
-                } else {
-                    assertTrue(!text.contains("RESULT " + MmapCopySystem.NAME + " " + d.id() + " "), text);
+                for (String copy : List.of(MmapCopySystem.NAME, MmapCopySystem.SHUFFLED_NAME)) {
+                    if (d.compression() == Compression.NONE) {
+                        expected.add(result(copy, d, threads));
+                    } else {
+                        assertTrue(!text.contains("RESULT " + copy + " " + d.id() + " "), text);
+                    }
                 }
                 if (d.framing() == Framing.TFRECORD) {
                     // Measured where the native library is on the class path, else reported, never left out.
