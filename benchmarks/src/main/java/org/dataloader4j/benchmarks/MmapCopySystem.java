@@ -113,6 +113,7 @@ final class MmapCopySystem implements ComparedSystem {
             int window, long seed) throws IOException {
         long allocatedBefore = ThreadAllocation.allocatedByCurrentThread();
         ShuffleWindow shuffle = window > 0 ? new ShuffleWindow(window, seed) : null;
+        ShuffleWindow.Sink copy = rows::copy; // one sink for the share, not one per record
         try (Arena arena = Arena.ofConfined()) {
             rows.allocate(arena);
             for (Path file : files) {
@@ -124,14 +125,14 @@ final class MmapCopySystem implements ComparedSystem {
                     if (shuffle == null) {
                         rows.copy(mapped, off, length);
                     } else {
-                        shuffle.offer(mapped, off, length, rows::copy);
+                        shuffle.offer(mapped, off, length, copy);
                     }
                     off += length + footer;
                 }
             }
             if (shuffle != null) {
                 // Before the arena closes: the kept records lie in its mappings.
-                shuffle.drain(rows::copy);
+                shuffle.drain(copy);
             }
         }
         return new FileShares.Share(rows.records, ThreadAllocation.allocatedByCurrentThread() - allocatedBefore, rows.sum);
