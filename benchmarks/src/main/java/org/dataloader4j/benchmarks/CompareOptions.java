@@ -28,7 +28,7 @@ import java.util.List;
  *                      this one's options and class path ({@code --fork}, true): code compiled
  *                      for one dataset does not then run another, and no system's garbage or
  *                      threads reach the next
- * @param reuse         whether dataloader4j and mmap-copy keep what they open across passes
+ * @param reuse         whether dataloader4j and the two copies keep what they open across passes
  *                      ({@code --reuse}, false): one reader over endless epochs, the files'
  *                      mappings, as a training loop's epochs through one reader do; without it
  *                      every pass opens (and maps) the files anew
