@@ -154,7 +154,10 @@ public final class Compare {
     private static List<ComparedSystem> systems(CompareOptions options) {
         List<ComparedSystem> all = List.of(new Dataloader4jSystem(), new ProtobufJavaSystem(), new MmapCopySystem(false),
                 new MmapCopySystem(true), new TensorFlowJavaSystem(options.tfShuffle()));
-        return all.stream().filter(s -> options.systems().contains(s.name())).toList();
+        // In the order named: with --paired the first is the one the others are set against.
+        return options.systems().stream().distinct()
+                .map(name -> all.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow())
+                .toList();
     }
 
     private static boolean runOne(ComparedSystem system, DataFiles data, int threads, ComparedSystem.Settings settings,
