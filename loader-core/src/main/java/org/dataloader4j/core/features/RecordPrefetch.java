@@ -18,7 +18,8 @@ import org.dataloader4j.core.RecordSlice;
  *
  * <p>A record whose long lists are {@linkplain RecordLayout#copiesFirst copied first} is not read
  * ahead: the copy reads it front to back, which the hardware prefetcher streams, and reading it
- * ahead as well would read it twice.
+ * ahead as well would read it twice. Only its first line is read early, by the decoder of the row
+ * before it ({@link #first}), so that the copy does not begin with a wait.
  *
  * <p>The output rows are not read ahead. The reader's pool hands a parse worker the tensors the
  * consumer gave back last, whose lines are mostly still in a cache; reading them ahead made the
@@ -72,6 +73,22 @@ public final class RecordPrefetch {
             sum += segment.get(ValueLayout.JAVA_BYTE, end - 1);
         }
         return sum;
+    }
+
+    /**
+     * Reads the first byte of row {@code row}'s record and returns it, or 0 if there is no such
+     * row or its record is empty; the caller keeps the byte as {@link #lines}' callers keep their
+     * sum. A decoder of records {@linkplain RecordLayout#copiesFirst copied first} reads the next
+     * row's record so once it has copied this row's lists: in a shuffled batch that record's first
+     * line is a miss, which then comes in while this row's frame is compared and its short columns
+     * decoded, and the next row's copy does not begin by waiting for it.
+     */
+    public static byte first(List<? extends RecordSlice> samples, int row) {
+        if (row >= samples.size()) {
+            return 0;
+        }
+        RecordSlice r = samples.get(row);
+        return r.length() == 0 ? 0 : r.source().get(ValueLayout.JAVA_BYTE, r.start());
     }
 
     /** Gives the loads that made {@code sum} a use, so that the compiler keeps them. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -96,6 +97,24 @@ class TwoPassParseTest {
                     assertEquals(expected, RecordPrefetch.lines(ones, start, end), "[" + start + ", " + end + ")");
                 }
             }
+        }
+    }
+
+    @Test
+    void theNextRecordsFirstByteIsReadOnlyWhereThereIsOne() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment bytes = arena.allocate(8, 8);
+            bytes.set(ValueLayout.JAVA_BYTE, 3, (byte) 42);
+            bytes.set(ValueLayout.JAVA_BYTE, 5, (byte) -7);
+            List<RecordSlice> r = List.of(
+                    new RecordSlice(bytes, 3, 2, "f", 0, 3),
+                    // Empty, and at the very end of its segment: a read of its first byte would throw.
+                    new RecordSlice(bytes, 8, 0, "f", 1, 8),
+                    new RecordSlice(bytes.asSlice(5, 1), "f", 2, 5));
+            assertEquals(42, RecordPrefetch.first(r, 0), "a record's first byte, at its start in its segment");
+            assertEquals(0, RecordPrefetch.first(r, 1), "an empty record has no byte to read");
+            assertEquals(-7, RecordPrefetch.first(r, 2));
+            assertEquals(0, RecordPrefetch.first(r, 3), "past the last row there is no record");
         }
     }
 
