@@ -18,8 +18,8 @@ import org.dataloader4j.core.RecordSlice;
  *
  * <p>A record whose long lists are {@linkplain RecordLayout#copiesFirst copied first} is not read
  * ahead: the copy reads it front to back, which the hardware prefetcher streams, and reading it
- * ahead as well would read it twice. Only its first line is read early, by the decoder of the row
- * before it ({@link #first}), so that the copy does not begin with a wait.
+ * ahead as well would read it twice. Only its first line is read early, a few rows before
+ * ({@link #FIRST_AHEAD}, {@link #first}), so that its copy does not begin with a wait.
  *
  * <p>The output rows are not read ahead. The reader's pool hands a parse worker the tensors the
  * consumer gave back last, whose lines are mostly still in a cache; reading them ahead made the
@@ -31,6 +31,13 @@ import org.dataloader4j.core.RecordSlice;
 public final class RecordPrefetch {
     /** The most bytes one group reads ahead; a larger record is read ahead only this far. */
     public static final int GROUP_BYTES = 128 * 1024;
+    /**
+     * How many rows on from a record {@linkplain RecordLayout#copiesFirst copied first} the parse
+     * reads a record's first byte ({@link #first}) before the copy. Three to eight rows on made a
+     * MNIST-like pass equally fast, one or two slower; reading more of a record than its first
+     * line, slower still (docs/performance-log.md).
+     */
+    public static final int FIRST_AHEAD = 4;
     private static final int LINE = 64;
     /** Written, never read: gives the loads a use, so the compiler keeps them. */
     @SuppressWarnings("unused")
@@ -78,10 +85,9 @@ public final class RecordPrefetch {
     /**
      * Reads the first byte of row {@code row}'s record and returns it, or 0 if there is no such
      * row or its record is empty; the caller keeps the byte as {@link #lines}' callers keep their
-     * sum. A decoder of records {@linkplain RecordLayout#copiesFirst copied first} reads the next
-     * row's record so once it has copied this row's lists: in a shuffled batch that record's first
-     * line is a miss, which then comes in while this row's frame is compared and its short columns
-     * decoded, and the next row's copy does not begin by waiting for it.
+     * sum. Before a record copied first, the parse reads so the record {@link #FIRST_AHEAD} rows
+     * on: in a shuffled batch that record's first line is a miss, which then comes in during this
+     * copy, and that record's copy does not begin by waiting for it.
      */
     public static byte first(List<? extends RecordSlice> samples, int row) {
         if (row >= samples.size()) {

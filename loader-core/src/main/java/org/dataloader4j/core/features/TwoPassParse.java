@@ -51,7 +51,8 @@ public final class TwoPassParse {
      * Runs both passes over rows {@code [0, outputs.rows())}, each range with its own decoder;
      * row {@code i} is {@code samples.get(i)}. The first pass reads each range's records ahead in
      * groups ({@link RecordPrefetch}), each group from a row that {@linkplain
-     * RowDecoder#needsReadAhead needs it} on.
+     * RowDecoder#needsReadAhead needs it} on; before a row that does not, it reads the first byte
+     * of the record {@link RecordPrefetch#FIRST_AHEAD} rows on.
      *
      * @throws IllegalArgumentException if there is not one sample per row
      */
@@ -64,8 +65,13 @@ public final class TwoPassParse {
         long outputRowBytes = outputs.denseRowBytes();
         loop.forRanges(n, MIN_ROWS_PER_RANGE, (start, end) -> {
             RowDecoder d = decoders.get();
+            long firstBytes = 0;
             for (int row = start; row < end; ) {
                 if (!d.needsReadAhead(row)) {
+                    // Its copy reads the record front to back. The first line of the record a few
+                    // rows on, a miss in a shuffled batch, is asked for now, so that it comes in
+                    // during this copy rather than holding up that record's own.
+                    firstBytes += RecordPrefetch.first(samples, row + RecordPrefetch.FIRST_AHEAD);
                     d.decode(row++);
                     continue;
                 }
@@ -75,6 +81,7 @@ public final class TwoPassParse {
                     d.decode(row);
                 }
             }
+            RecordPrefetch.keep(firstBytes);
         });
         if (outputs.hasRagged()) {
             outputs.writeOffsets();

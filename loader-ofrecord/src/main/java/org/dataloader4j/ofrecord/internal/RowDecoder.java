@@ -12,7 +12,6 @@ import org.dataloader4j.core.features.FeatureView;
 import org.dataloader4j.core.features.ListKind;
 import org.dataloader4j.core.features.MapScanner;
 import org.dataloader4j.core.features.RecordLayout;
-import org.dataloader4j.core.features.RecordPrefetch;
 import org.dataloader4j.core.features.TwoPassParse;
 import org.dataloader4j.core.features.ValueCopier;
 import org.dataloader4j.core.wire.WireFormatException;
@@ -38,9 +37,6 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
     private final MapScanner scanner;
     private List<? extends RecordSlice> samples;
     private BatchOutputs out;
-    /** Written, never read: gives the loads of {@link RecordPrefetch#first} a use. */
-    @SuppressWarnings("unused")
-    private long readAhead;
     private final WireReader reader = new WireReader();
     private final FeatureView feature = new FeatureView(SCHEMA);
     private final long[] entryStart;
@@ -72,11 +68,6 @@ final class RowDecoder implements TwoPassParse.RowDecoder {
         // A record of the learned length may have its long lists copied to their rows before it
         // is matched: the copy reads it, which it was not read ahead for (needsReadAhead).
         boolean copiedFirst = layout.copyFirst(record.source(), start, record.length(), out, row);
-        if (copiedFirst) {
-            // The next row's first line, a miss in a shuffled batch, comes in while this row is
-            // matched and its short columns decoded, rather than when the next copy starts.
-            readAhead += RecordPrefetch.first(samples, row + 1);
-        }
         // A record laid out as the last one learned needs no scan: its entries and lists lie
         // where that one's did.
         boolean laidOut = layout.matches(record.source(), start, record.length());
