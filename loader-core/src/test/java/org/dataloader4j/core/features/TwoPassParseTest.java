@@ -101,7 +101,7 @@ class TwoPassParseTest {
     }
 
     @Test
-    void theNextRecordsFirstByteIsReadOnlyWhereThereIsOne() {
+    void aRecordsFirstByteIsReadOnlyWhereThereIsOne() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment bytes = arena.allocate(8, 8);
             bytes.set(ValueLayout.JAVA_BYTE, 3, (byte) 42);
