@@ -26,7 +26,8 @@ import org.dataloader4j.core.features.ValueCopier;
  * where MB is 10^6 bytes of record payload and the figures are the median of the timed passes,
  * after the warm-up passes, with the files in the page cache. A {@code DETAIL} line follows with
  * the time to the first batch, the steady-state heap allocation per record of the pipeline's
- * threads, the collector's pauses during the timed passes, and every pass's time. For
+ * threads, the collector's pauses during the timed passes, the process's CPU time a pass and the
+ * cores it kept busy, and every pass's time. For
  * dataloader4j with a reader built per pass, a {@code STAGES} line then splits a pass (medians):
  * the reader's build and close, and its counters of the parse workers and the load thread. With
  * {@code --alternate}, an {@code ALTERNATE} line compares the passes of its two arms
@@ -175,7 +176,7 @@ public final class Compare {
             try (gc) {
                 for (int i = 0; i < options.passes(); i++) {
                     alternate(options, options.warmup() + i);
-                    passes.add(check(run.pass(), data, settings));
+                    passes.add(check(timed(run), data, settings));
                 }
             }
         } catch (ComparedSystem.Unavailable e) {
@@ -227,7 +228,7 @@ public final class Compare {
             try (gc) {
                 Pairing.rounds(options.warmup(), options.warmup() + options.passes(), n, j -> {
                     current[0] = running.get(j).name();
-                    passes.get(j).add(check(runs.get(j).pass(), data, settings));
+                    passes.get(j).add(check(timed(runs.get(j)), data, settings));
                 });
             }
             double[][] secondsPerRecord = new double[n][];
@@ -258,12 +259,16 @@ public final class Compare {
                 system, id, data.records() / seconds, data.payloadBytes() / 1e6 / seconds, seconds, data.records(), threads);
         long[] first = passes.stream().mapToLong(Pass::firstBatchNanos).filter(n -> n >= 0).toArray();
         double[] alloc = passes.stream().mapToDouble(Pass::allocatedPerRecord).filter(a -> !Double.isNaN(a)).toArray();
+        long[] cpu = passes.stream().mapToLong(Pass::cpuNanos).filter(n -> n >= 0).toArray();
+        double[] cores = passes.stream().mapToDouble(Pass::coresBusy).filter(c -> !Double.isNaN(c)).toArray();
         out.printf(Locale.ROOT, "DETAIL %s %s threads=%d first_batch_ms=%s alloc_bytes_per_record=%s gc_pauses=%d gc_pause_ms=%d"
-                        + " gc_max_pause_ms=%d pass_seconds=%s%n",
+                        + " gc_max_pause_ms=%d cpu_ms=%s cores_busy=%s pass_seconds=%s%n",
                 system, id, threads,
                 first.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(first) / 1e6),
                 alloc.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(alloc)),
                 gc.count(), gc.totalMillis(), gc.maxMillis(),
+                cpu.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(cpu) / 1e6),
+                cores.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", median(cores)),
                 String.join(",", passes.stream().map(p -> String.format(Locale.ROOT, "%.3f", seconds(p.nanos()))).toList()));
         if (options.alternate() != null) {
             out.println(options.alternate().report(system, id, threads, options.warmup(),
@@ -283,6 +288,14 @@ public final class Compare {
     private static String medianMillis(List<Stages> stages, ToLongFunction<Stages> stage) {
         long[] nanos = stages.stream().mapToLong(stage).filter(n -> n >= 0).toArray();
         return nanos.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(nanos) / 1e6);
+    }
+
+    /** One pass of {@code run}, with the process's CPU time over it. */
+    private static Pass timed(ComparedSystem.Run run) throws Exception {
+        long before = ProcessCpu.nanos();
+        Pass pass = run.pass();
+        long after = ProcessCpu.nanos();
+        return pass.withCpu(before < 0 || after < 0 ? -1 : after - before);
     }
 
     /** Sets the alternated property, if any, for pass {@code i}, warm-up passes counted from 0. */
