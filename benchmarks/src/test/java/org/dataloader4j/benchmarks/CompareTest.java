@@ -81,7 +81,7 @@ class CompareTest {
      */
     private static void assertCpuWithinWhatTheCoresGive(String text) {
         if (ProcessCpu.nanos() < 0) {
-            // Not Linux, or no native access: every line says so.
+            // Not Linux, or native access denied: every line says so.
             assertEquals(text.lines().filter(l -> l.startsWith("DETAIL ")).count(),
                     text.lines().filter(l -> l.startsWith("DETAIL ") && l.contains(" cpu_ms=n/a cores_busy=n/a ")).count(), text);
             return;
