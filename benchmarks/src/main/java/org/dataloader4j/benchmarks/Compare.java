@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
-import org.dataloader4j.core.features.ValueCopier;
+import org.dataloader4j.core.decode.ValueCopier;
 
 /**
  * Runs dataloader4j and its peers back to back over the same generated datasets, each system

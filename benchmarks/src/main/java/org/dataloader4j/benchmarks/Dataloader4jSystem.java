@@ -149,7 +149,7 @@ final class Dataloader4jSystem implements ComparedSystem {
         return configure(b, data, threads, settings, epochs).build();
     }
 
-    private static <B extends org.dataloader4j.core.FilePipelineBuilder<B>> B configure(B b, DataFiles data, int threads,
+    private static <B extends org.dataloader4j.core.reader.FilePipelineBuilder<B>> B configure(B b, DataFiles data, int threads,
             Settings settings, long epochs) {
         return b.files(data.files()).epochs(epochs).batchSize(settings.batchSize()).randomShuffle(true)
                 .shuffleBufferSize(settings.shuffleBuffer()).seed(settings.seed()).parseThreads(threads)

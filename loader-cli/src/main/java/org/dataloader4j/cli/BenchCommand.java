@@ -14,7 +14,7 @@ import org.dataloader4j.cli.internal.FileFormat;
 import org.dataloader4j.cli.internal.Progress;
 import org.dataloader4j.cli.internal.RecordScan;
 import org.dataloader4j.cli.internal.Units;
-import org.dataloader4j.core.features.ValueCopier;
+import org.dataloader4j.core.decode.ValueCopier;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.core.reader.ReaderMetrics;
 import org.dataloader4j.format.Compression;
@@ -208,7 +208,7 @@ final class BenchCommand implements Callable<Integer> {
         return configure(b, files).build();
     }
 
-    private <B extends org.dataloader4j.core.FilePipelineBuilder<B>> B configure(B b, List<Path> files) {
+    private <B extends org.dataloader4j.core.reader.FilePipelineBuilder<B>> B configure(B b, List<Path> files) {
         b.files(new ArrayList<>(files)).batchSize(batch).epochs(epochs).name("bench");
         if (threads != null) {
             b.parseThreads(threads);

@@ -16,7 +16,7 @@ import org.dataloader4j.cli.internal.FileFormat;
 import org.dataloader4j.cli.internal.ImageFolder;
 import org.dataloader4j.cli.internal.Progress;
 import org.dataloader4j.cli.internal.RecordFiles;
-import org.dataloader4j.core.PartFiles;
+import org.dataloader4j.core.files.PartFiles;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.FileConversion;
 import org.dataloader4j.format.Framing;

@@ -10,8 +10,8 @@ import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.cli.internal.ExitCodes;
 import org.dataloader4j.cli.internal.FileFormat;
 import org.dataloader4j.cli.internal.Progress;
-import org.dataloader4j.core.IndexedRecordDataset;
-import org.dataloader4j.core.RecordIndex;
+import org.dataloader4j.core.files.IndexedRecordDataset;
+import org.dataloader4j.core.files.RecordIndex;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.ofrecord.OFRecordFiles;
@@ -84,8 +84,9 @@ final class IndexCommand implements Callable<Integer> {
         return code;
     }
 
+    /** The file opened as the readers open it for random access, so the sidecar is the one they use. */
     private IndexedRecordDataset open(Path file, Framing framing) {
-        return framing == Framing.OFRECORD ? OFRecordFiles.open(List.of(file), 1, indexDir)
-                : TFRecordFiles.open(List.of(file), 1, true, indexDir);
+        return (IndexedRecordDataset) (framing == Framing.OFRECORD ? OFRecordFiles.open(List.of(file), 1, indexDir)
+                : TFRecordFiles.open(List.of(file), 1, true, indexDir));
     }
 }

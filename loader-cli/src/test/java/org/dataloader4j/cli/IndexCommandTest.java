@@ -8,7 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.dataloader4j.core.IndexedRecordDataset;
+import org.dataloader4j.core.files.IndexedRecordDataset;
 import org.dataloader4j.ofrecord.OFRecordFiles;
 import org.dataloader4j.testkit.SharedTestData;
 import org.junit.jupiter.api.Test;
@@ -27,7 +27,7 @@ class IndexCommandTest {
         assertEquals(0, r.code(), r::toString);
         assertEquals(List.of(of + ": 872 records, " + of + ".d4jidx (written)",
                 tf + ": 1000 records, " + tf + ".d4jidx (written)"), r.lines());
-        try (IndexedRecordDataset d = OFRecordFiles.open(List.of(of), 1, null)) {
+        try (IndexedRecordDataset d = (IndexedRecordDataset) OFRecordFiles.open(List.of(of), 1, null)) {
             assertTrue(d.index(0).fromSidecar(), "a reader takes the sidecar instead of scanning");
             assertEquals(872, d.size());
         }

@@ -7,16 +7,16 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.SampleLocator;
-import org.dataloader4j.core.FileCursor;
-import org.dataloader4j.core.RecordLocations;
+import org.dataloader4j.core.files.FileCursor;
+import org.dataloader4j.core.files.RecordLocations;
 
 /**
  * The lines of mini files, one {@link MiniLine} per {@link #next()}, file after file, for a

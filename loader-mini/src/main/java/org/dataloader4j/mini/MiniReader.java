@@ -1,7 +1,7 @@
 package org.dataloader4j.mini;
 
-import org.dataloader4j.core.FilePipelineBuilder;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.core.reader.FilePipelineBuilder;
 
 /**
  * Builds a {@link DataReader} over mini files with OneFlow's {@code MiniReader} options:

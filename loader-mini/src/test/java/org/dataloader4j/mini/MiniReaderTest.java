@@ -25,7 +25,7 @@ import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.Tensor;
-import org.dataloader4j.core.PartFiles;
+import org.dataloader4j.core.files.PartFiles;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.core.testing.ResumeRuns;
 import org.junit.jupiter.api.AfterEach;

@@ -3,7 +3,7 @@ package org.dataloader4j.ofrecord;
 import java.util.Objects;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.TensorSpec;
-import org.dataloader4j.core.Checks;
+import org.dataloader4j.core.dataset.Checks;
 
 /**
  * Decodes a {@code bytes_list} feature holding exactly one value per record (an encoded image,

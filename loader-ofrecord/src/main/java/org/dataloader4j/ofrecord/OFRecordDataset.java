@@ -4,14 +4,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.dataloader4j.api.CorruptDataException;
-import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.SampleLocator;
-import org.dataloader4j.core.FileCursor;
-import org.dataloader4j.core.MappedFiles;
-import org.dataloader4j.core.MappedRecordLocator;
-import org.dataloader4j.core.RecordSlice;
-import org.dataloader4j.core.SampleAtATimeDataset;
+import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.dataset.SampleAtATimeDataset;
+import org.dataloader4j.core.files.FileCursor;
+import org.dataloader4j.core.files.MappedFiles;
+import org.dataloader4j.core.files.MappedRecordLocator;
 
 /**
  * The records of OFRecord files, one {@link RecordSlice} per {@link #next()}, file after file,
@@ -65,7 +64,7 @@ public final class OFRecordDataset extends SampleAtATimeDataset<RecordSlice> {
         return cursor.epoch();
     }
 
-    /** Locates a record by its file, index and offset ({@link org.dataloader4j.core.RecordLocations}). */
+    /** Locates a record by its file, index and offset ({@link org.dataloader4j.core.files.RecordLocations}). */
     @Override
     public Optional<SampleLocator<RecordSlice>> locator() {
         return Optional.of(records);

@@ -2,11 +2,13 @@ package org.dataloader4j.ofrecord;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.dataloader4j.core.IndexedRecordDataset;
+import org.dataloader4j.api.RandomAccessDataset;
+import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.files.IndexedRecordDataset;
 
 /**
  * Random access to the records of OFRecord files: each file is indexed once (the index is kept
- * in a sidecar, see {@link org.dataloader4j.core.RecordIndex}) and then any record is a zero-copy
+ * in a sidecar, see {@link org.dataloader4j.core.files.RecordIndex}) and then any record is a zero-copy
  * slice of the file's mapping.
  */
 public final class OFRecordFiles {
@@ -20,7 +22,7 @@ public final class OFRecordFiles {
      *
      * @throws org.dataloader4j.api.CorruptDataException if a file must be scanned and has a damaged frame
      */
-    public static IndexedRecordDataset open(List<Path> files, long epochs, Path indexDir) {
+    public static RandomAccessDataset<RecordSlice> open(List<Path> files, long epochs, Path indexDir) {
         return new IndexedRecordDataset(files, OFRecordFrames.INSTANCE, epochs, indexDir);
     }
 }

@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import org.dataloader4j.api.CorruptDataException;
-import org.dataloader4j.core.FrameReader;
+import org.dataloader4j.core.files.FrameReader;
 
 /**
  * OFRecord's frame rule, shared by {@link OFRecordDataset} and the index scan of

@@ -10,7 +10,7 @@ import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.TensorSpec;
-import org.dataloader4j.core.RecordSlice;
+import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.ofrecord.internal.BatchParse;
 import org.dataloader4j.ofrecord.internal.Column;
 

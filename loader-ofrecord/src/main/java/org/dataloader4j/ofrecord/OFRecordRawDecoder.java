@@ -5,7 +5,7 @@ import java.util.OptionalDouble;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.TensorSpec;
-import org.dataloader4j.core.Checks;
+import org.dataloader4j.core.dataset.Checks;
 
 /**
  * Decodes one numeric or bytes feature per record into a row of a tensor, with the semantics of

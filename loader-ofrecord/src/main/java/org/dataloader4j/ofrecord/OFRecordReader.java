@@ -3,8 +3,8 @@ package org.dataloader4j.ofrecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.dataloader4j.core.FilePipelineBuilder;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.core.reader.FilePipelineBuilder;
 
 /**
  * Builds a {@link DataReader} over OFRecord part files with the options of OneFlow's
@@ -60,7 +60,7 @@ public final class OFRecordReader {
         public DataReader build() {
             OFRecordParser parser = new OFRecordParser(decoders);
             return assembleRecords(files -> new OFRecordDataset(files, epochs(), shuffleAfterEpoch(), fileOrderSeed()),
-                    OFRecordFrames.INSTANCE, parser);
+                    (files, indexDir) -> OFRecordFiles.open(files, 1, indexDir), parser);
         }
     }
 }

@@ -16,15 +16,15 @@ import java.util.stream.LongStream;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.api.RandomAccessDataset;
 import org.dataloader4j.api.Shape;
-import org.dataloader4j.core.BatchDataset;
-import org.dataloader4j.core.DistributedTrainingDataset;
-import org.dataloader4j.core.DistributedTrainingOptions;
-import org.dataloader4j.core.DistributedTrainingOptions.Mode;
-import org.dataloader4j.core.DistributedTrainingOptions.Remainder;
-import org.dataloader4j.core.IndexedRecordDataset;
-import org.dataloader4j.core.RecordSlice;
-import org.dataloader4j.core.ValidMaskParser;
+import org.dataloader4j.core.dataset.BatchDataset;
+import org.dataloader4j.core.dataset.DistributedTrainingDataset;
+import org.dataloader4j.core.dataset.DistributedTrainingOptions;
+import org.dataloader4j.core.dataset.DistributedTrainingOptions.Mode;
+import org.dataloader4j.core.dataset.DistributedTrainingOptions.Remainder;
+import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.dataset.ValidMaskParser;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.format.Features;
 import org.dataloader4j.format.PartWriter;
@@ -53,7 +53,7 @@ class DistributedOFRecordTest {
         List<Long> all = new ArrayList<>();
         List<Integer> steps = new ArrayList<>();
         for (int rank = 0; rank < WORLD; rank++) {
-            IndexedRecordDataset records = OFRecordFiles.open(files, 1, dir.resolve("index"));
+            RandomAccessDataset<RecordSlice> records = OFRecordFiles.open(files, 1, dir.resolve("index"));
             DistributedTrainingOptions options = DistributedTrainingOptions.builder().rank(rank).worldSize(WORLD)
                     .shuffle(true).seed(17).remainder(DistributedTrainingOptions.Remainder.DROP).build();
             BatchDataset<RecordSlice> batches = new BatchDataset<>(

@@ -19,7 +19,7 @@ import java.util.Random;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
-import org.dataloader4j.core.RecordSlice;
+import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.format.RecordWriter;
 import org.dataloader4j.testkit.SharedTestData;
 import org.junit.jupiter.api.Test;

@@ -14,9 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.dataloader4j.api.CorruptDataException;
-import org.dataloader4j.core.IndexedRecordDataset;
-import org.dataloader4j.core.RecordIndex;
-import org.dataloader4j.core.RecordSlice;
+import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.files.IndexedRecordDataset;
+import org.dataloader4j.core.files.RecordIndex;
 import org.dataloader4j.format.PartWriter;
 import org.dataloader4j.testkit.ExpectedRecords;
 import org.dataloader4j.testkit.SharedTestData;
@@ -42,7 +42,7 @@ class OFRecordFilesTest {
     /** Every record of {@code files} at the same place, with the same bytes, as the sequential dataset. */
     private static void assertSameAsSequential(List<Path> files, Path indexDir) {
         try (OFRecordDataset seq = new OFRecordDataset(files, 1, false, SEED);
-             IndexedRecordDataset idx = OFRecordFiles.open(files, 1, indexDir)) {
+             IndexedRecordDataset idx = (IndexedRecordDataset) OFRecordFiles.open(files, 1, indexDir)) {
             List<RecordSlice> expected = drain(seq);
             assertEquals(expected.size(), idx.size());
             for (int i = 0; i < expected.size(); i++) {
@@ -73,7 +73,7 @@ class OFRecordFilesTest {
             files = w.files();
         }
         assertSameAsSequential(files, null);
-        try (IndexedRecordDataset idx = OFRecordFiles.open(files, 1, null)) {
+        try (IndexedRecordDataset idx = (IndexedRecordDataset) OFRecordFiles.open(files, 1, null)) {
             assertTrue(idx.index(0).fromSidecar());
             assertThrows(IndexOutOfBoundsException.class, () -> idx.at(40));
         }
@@ -113,7 +113,7 @@ class OFRecordFilesTest {
         Path path = SharedTestData.file(file);
         ExpectedRecords expected = ExpectedRecords.load(file);
         // Never write beside the shared test data.
-        try (IndexedRecordDataset idx = OFRecordFiles.open(List.of(path), 1, dir)) {
+        try (IndexedRecordDataset idx = (IndexedRecordDataset) OFRecordFiles.open(List.of(path), 1, dir)) {
             assertEquals(expected.summary().records(), idx.size());
             if (expected.hasFrames()) {
                 for (ExpectedRecords.Frame f : expected.frames()) {

@@ -7,7 +7,8 @@ import java.util.function.Function;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.Tensor;
-import org.dataloader4j.core.testing.TestBatch;
+import org.dataloader4j.core.batch.BatchBuffer;
+import org.dataloader4j.core.testing.TestRecords;
 import org.dataloader4j.format.Features;
 import org.dataloader4j.format.proto.Feature;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class OFRecordParserCastTest {
     /** Feature {@code x} read into a row of {@code n} elements of {@code type}, copied out by {@code copy}. */
     private static <T> T read(Feature feature, DataType type, int n, Function<Tensor, T> copy) {
         OFRecordParser parser = OFRecordParser.of(OFRecordRawDecoder.of("x", Shape.of(n), type));
-        try (TestBatch b = TestBatch.parse(parser, OFRecordParserTest.canonical(Map.of("x", feature)))) {
+        try (BatchBuffer b = TestRecords.parse(parser, OFRecordParserTest.canonical(Map.of("x", feature)))) {
             return copy.apply(b.tensor("x"));
         }
     }
@@ -81,7 +82,7 @@ class OFRecordParserCastTest {
                 OFRecordRawDecoder.of("i", Shape.of(2), DataType.INT32).withDefault(-7.9),
                 OFRecordRawDecoder.of("n", Shape.of(1), DataType.INT64).withDefault(Double.NaN),
                 OFRecordRawDecoder.of("f", Shape.of(1), DataType.FLOAT32).withDefault(0.1));
-        try (TestBatch b = TestBatch.parse(parser, Proto.record())) {
+        try (BatchBuffer b = TestRecords.parse(parser, Proto.record())) {
             assertArrayEquals(new byte[] {(byte) 255, (byte) 255}, b.tensor("u").toByteArray());
             assertArrayEquals(new int[] {-7, -7}, b.tensor("i").toIntArray());
             assertArrayEquals(new long[] {0}, b.tensor("n").toLongArray());

@@ -16,11 +16,13 @@ import java.util.function.Function;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Shape;
+import org.dataloader4j.core.batch.BatchBuffer;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
+import org.dataloader4j.core.testing.BatchBytes;
 import org.dataloader4j.core.testing.ByteMutations;
 import org.dataloader4j.core.testing.ParserChecks;
 import org.dataloader4j.core.testing.ProtobufInput;
-import org.dataloader4j.core.testing.TestBatch;
+import org.dataloader4j.core.testing.TestRecords;
 import org.dataloader4j.format.proto.Feature;
 import org.dataloader4j.format.proto.OFRecord;
 import org.dataloader4j.ofrecord.RandomRecords.Column;
@@ -68,8 +70,8 @@ class OFRecordParserDifferentialTest {
             records.add(random.nextInt(3) == 0 ? RandomRecords.canonical(features) : gen.noisy(features));
         }
         OFRecordParser parser = new OFRecordParser(columns.stream().map(Column::decoder).toList());
-        try (TestBatch sequential = TestBatch.of(parser, ROWS).poison(0xA5)) {
-            sequential.parse(parser, ParallelLoop.sequential(), records);
+        try (BatchBuffer sequential = BatchBuffer.of(parser, ROWS).fill(0xA5)) {
+            TestRecords.parse(sequential, parser, ParallelLoop.sequential(), records);
             for (int row = 0; row < ROWS; row++) {
                 OFRecord expected = protobuf(records.get(row));
                 assertNotNull(expected, "protobuf-java rejects row " + row);
@@ -80,11 +82,11 @@ class OFRecordParserDifferentialTest {
                     assertArrayEquals(want, rowBytes(sequential, c.decoder(), row), "row " + row + " of " + c.decoder());
                 }
             }
-            byte[] memory = sequential.memory();
+            byte[] memory = BatchBytes.memory(sequential);
             for (ParallelLoop loop : loops) {
-                try (TestBatch parallel = TestBatch.of(parser, ROWS).poison(0xA5)) {
-                    parallel.parse(parser, loop, records);
-                    assertArrayEquals(memory, parallel.memory(), "parallelism " + loop.parallelism());
+                try (BatchBuffer parallel = BatchBuffer.of(parser, ROWS).fill(0xA5)) {
+                    parallel.parse(parser, TestRecords.slices(records), loop);
+                    assertArrayEquals(memory, BatchBytes.memory(parallel), "parallelism " + loop.parallelism());
                 }
             }
         }
@@ -224,9 +226,9 @@ class OFRecordParserDifferentialTest {
     }
 
     /** A dense row's bytes, or a ragged row's values' bytes. */
-    static byte[] rowBytes(TestBatch batch, OFRecordDecoder decoder, int row) {
+    static byte[] rowBytes(BatchBuffer batch, OFRecordDecoder decoder, int row) {
         boolean ragged = decoder.spec(1).isRagged();
-        return (ragged ? batch.raggedRow(decoder.name(), row) : batch.tensor(decoder.name()).rows(row, 1))
+        return (ragged ? BatchBytes.raggedRow(batch, decoder.name(), row) : batch.tensor(decoder.name()).rows(row, 1))
                 .segment().toArray(ValueLayout.JAVA_BYTE);
     }
 }

@@ -16,8 +16,9 @@ import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Shape;
+import org.dataloader4j.core.batch.BatchBuffer;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
-import org.dataloader4j.core.testing.TestBatch;
+import org.dataloader4j.core.testing.TestRecords;
 import org.dataloader4j.core.wire.WireFormatException;
 import org.dataloader4j.format.Features;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class OFRecordParserErrorTest {
     private static final OFRecordParser LABELS = OFRecordParser.of(OFRecordRawDecoder.of("labels", Shape.of(1), DataType.INT64));
 
     private static CorruptDataException parseFails(OFRecordParser parser, byte[] record) {
-        return assertThrows(CorruptDataException.class, () -> TestBatch.parse(parser, record));
+        return assertThrows(CorruptDataException.class, () -> TestRecords.parse(parser, record));
     }
 
     @Test
@@ -75,10 +76,10 @@ class OFRecordParserErrorTest {
 
     @Test
     void aBatchMustHoldOneRowPerSample() {
-        try (TestBatch b = TestBatch.of(LABELS, 4)) {
-            b.parse(LABELS, ParallelLoop.sequential(), List.of());
+        try (BatchBuffer b = BatchBuffer.of(LABELS, 4)) {
+            TestRecords.parse(b, LABELS, ParallelLoop.sequential(), List.of());
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> LABELS.parse(TestBatch.slices(List.of(new byte[0])), b, ParallelLoop.sequential()));
+                    () -> LABELS.parse(TestRecords.slices(List.of(new byte[0])), b, ParallelLoop.sequential()));
             assertEquals("a parser fills one row per sample: samples=1 batch.size=0", e.getMessage());
         }
     }
@@ -94,9 +95,9 @@ class OFRecordParserErrorTest {
             for (int i = 0; i < 200; i++) {
                 records.add(i == first ? missing : i > first && i % 23 == 0 ? truncated : good);
             }
-            try (MultiThreadLoop loop = new MultiThreadLoop("first-bad", 4); TestBatch b = TestBatch.of(LABELS, 200)) {
+            try (MultiThreadLoop loop = new MultiThreadLoop("first-bad", 4); BatchBuffer b = BatchBuffer.of(LABELS, 200)) {
                 for (int round = 0; round < 20; round++) {
-                    CorruptDataException e = assertThrows(CorruptDataException.class, () -> b.parse(LABELS, loop, records));
+                    CorruptDataException e = assertThrows(CorruptDataException.class, () -> b.parse(LABELS, TestRecords.slices(records), loop));
                     assertEquals(first, e.record(), "round " + round);
                     assertEquals("missing feature labels", e.reason());
                 }
@@ -107,9 +108,9 @@ class OFRecordParserErrorTest {
     @Test
     void aReusedBatchParsesCleanlyAfterAFailure() {
         byte[] good = OFRecordParserTest.canonical(Map.of("labels", Features.int64Feature(5)));
-        try (TestBatch b = TestBatch.of(LABELS, 2)) {
-            assertThrows(CorruptDataException.class, () -> b.parse(LABELS, ParallelLoop.sequential(), List.of(good, new byte[] {0x0A})));
-            b.parse(LABELS, ParallelLoop.sequential(), List.of(good, good));
+        try (BatchBuffer b = BatchBuffer.of(LABELS, 2)) {
+            assertThrows(CorruptDataException.class, () -> TestRecords.parse(b, LABELS, ParallelLoop.sequential(), List.of(good, new byte[] {0x0A})));
+            TestRecords.parse(b, LABELS, ParallelLoop.sequential(), List.of(good, good));
             assertEquals(5, b.tensor("labels").getLong(1));
         }
     }

@@ -13,11 +13,11 @@ import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.RaggedTensor;
 import org.dataloader4j.api.Shape;
-import org.dataloader4j.core.BatchDataset;
-import org.dataloader4j.core.ListDataset;
-import org.dataloader4j.core.RecordSlice;
+import org.dataloader4j.core.dataset.BatchDataset;
+import org.dataloader4j.core.dataset.ListDataset;
+import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.reader.DataReader;
-import org.dataloader4j.core.testing.TestBatch;
+import org.dataloader4j.core.testing.TestRecords;
 import org.dataloader4j.format.Features;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -45,7 +45,7 @@ class OFRecordParserReaderTest {
             tokens.add(t);
             bytes.add(OFRecordParserTest.canonical(Map.of("images", Features.floatFeature(image), "tokens", Features.int64Feature(t))));
         }
-        List<RecordSlice> slices = TestBatch.slices(bytes);
+        List<RecordSlice> slices = TestRecords.slices(bytes);
         OFRecordParser parser = OFRecordParser.of(
                 OFRecordRawDecoder.of("images", Shape.of(6), DataType.FLOAT32).withTruncate(),
                 OFRecordRawDecoder.of("tokens", Shape.of(4), DataType.INT64).withDim1VaryingLength());

@@ -10,8 +10,9 @@ import java.util.List;
 import java.util.Map;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
+import org.dataloader4j.core.batch.BatchBuffer;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
-import org.dataloader4j.core.testing.TestBatch;
+import org.dataloader4j.core.testing.TestRecords;
 import org.dataloader4j.format.RawRecord;
 import org.dataloader4j.format.RecordReader;
 import org.dataloader4j.format.proto.Feature;
@@ -52,8 +53,8 @@ class OFRecordParserRealFilesTest {
         }
         OFRecordParser parser = new OFRecordParser(decoders);
         try (MultiThreadLoop loop = new MultiThreadLoop("real-files", 3);
-             TestBatch batch = TestBatch.of(parser, payloads.size())) {
-            batch.parse(parser, loop, payloads);
+             BatchBuffer batch = BatchBuffer.of(parser, payloads.size())) {
+            batch.parse(parser, TestRecords.slices(payloads), loop);
             for (int row = 0; row < payloads.size(); row++) {
                 OFRecord expected = OFRecord.parseFrom(payloads.get(row));
                 for (OFRecordDecoder d : decoders) {

@@ -24,9 +24,11 @@ import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.TensorSpec;
+import org.dataloader4j.core.batch.BatchBuffer;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
+import org.dataloader4j.core.testing.BatchBytes;
 import org.dataloader4j.core.testing.ParserChecks;
-import org.dataloader4j.core.testing.TestBatch;
+import org.dataloader4j.core.testing.TestRecords;
 import org.dataloader4j.format.Features;
 import org.dataloader4j.format.proto.Feature;
 import org.junit.jupiter.api.Test;
@@ -44,7 +46,7 @@ class OFRecordParserTest {
     @Test
     void decodesDenseFeaturesOfEveryRow() {
         OFRecordParser parser = OFRecordParser.of(IMAGES, LABELS);
-        try (TestBatch b = TestBatch.parse(parser,
+        try (BatchBuffer b = TestRecords.parse(parser,
                 canonical(Map.of("images", Features.floatFeature(1, 2, 3, 4), "labels", Features.int64Feature(7))),
                 canonical(Map.of("images", Features.floatFeature(5, 6, 7, 8), "labels", Features.int64Feature(-9))))) {
             assertArrayEquals(new float[] {1, 2, 3, 4, 5, 6, 7, 8}, b.tensor("images").toFloatArray());
@@ -73,7 +75,7 @@ class OFRecordParserTest {
     @Test
     void keepsFloatBitsExactlyIncludingNanPayloads() {
         float[] odd = {Float.intBitsToFloat(0x7fc01234), Float.intBitsToFloat(0xffc00001), -0.0f, Float.NEGATIVE_INFINITY};
-        try (TestBatch b = TestBatch.parse(OFRecordParser.of(IMAGES), canonical(Map.of("images", Features.floatFeature(odd))))) {
+        try (BatchBuffer b = TestRecords.parse(OFRecordParser.of(IMAGES), canonical(Map.of("images", Features.floatFeature(odd))))) {
             float[] got = b.tensor("images").toFloatArray();
             for (int i = 0; i < odd.length; i++) {
                 assertEquals(Float.floatToRawIntBits(odd[i]), Float.floatToRawIntBits(got[i]), "value " + i);
@@ -87,7 +89,7 @@ class OFRecordParserTest {
         byte[] good = canonical(Map.of("images", Features.floatFeature(new float[784])));
         byte[] bad = canonical(Map.of("images", Features.floatFeature(new float[783])));
         CorruptDataException e = assertThrows(CorruptDataException.class,
-                () -> TestBatch.parse(OFRecordParser.of(images), good, bad));
+                () -> TestRecords.parse(OFRecordParser.of(images), good, bad));
         assertEquals("feature images has 783 values, its rows hold 784", e.reason());
         assertEquals("test-file", e.file());
         assertEquals(1, e.record());
@@ -98,13 +100,13 @@ class OFRecordParserTest {
     @Test
     void truncateCutsLongListsAndZeroPadsShortOnesEvenOverAnEarlierBatch() {
         OFRecordParser parser = OFRecordParser.of(IMAGES.withTruncate());
-        try (TestBatch b = TestBatch.of(parser, 2).poison(0x5A)) {
-            b.parse(parser, ParallelLoop.sequential(), List.of(
+        try (BatchBuffer b = BatchBuffer.of(parser, 2).fill(0x5A)) {
+            TestRecords.parse(b, parser, ParallelLoop.sequential(), List.of(
                     canonical(Map.of("images", Features.floatFeature(1, 2, 3, 4, 5, 6))),
                     canonical(Map.of("images", Features.floatFeature(9, 9, 9, 9)))));
             assertArrayEquals(new float[] {1, 2, 3, 4, 9, 9, 9, 9}, b.tensor("images").toFloatArray());
             // The same memory again, as the ring reuses a slot: the tails must not keep 9s.
-            b.parse(parser, ParallelLoop.sequential(), List.of(
+            TestRecords.parse(b, parser, ParallelLoop.sequential(), List.of(
                     canonical(Map.of("images", Features.floatFeature(1))),
                     canonical(Map.of("images", Features.floatFeature()))));
             assertArrayEquals(new float[] {1, 0, 0, 0, 0, 0, 0, 0}, b.tensor("images").toFloatArray());
@@ -131,25 +133,25 @@ class OFRecordParserTest {
         OFRecordParser parser = OFRecordParser.of(ids);
         byte[] good = inputIds(tokens(128));
         CorruptDataException many = assertThrows(CorruptDataException.class,
-                () -> TestBatch.parse(parser, good, inputIds(tokens(129))));
+                () -> TestRecords.parse(parser, good, inputIds(tokens(129))));
         assertEquals("feature input_ids has 129 values, its rows hold 128", many.reason());
         assertEquals(1, many.record());
         assertEquals("feature input_ids has 127 values, its rows hold 128",
-                assertThrows(CorruptDataException.class, () -> TestBatch.parse(parser, inputIds(tokens(127)))).reason());
-        try (TestBatch b = TestBatch.of(parser, 3).poison(0x5A)) {
+                assertThrows(CorruptDataException.class, () -> TestRecords.parse(parser, inputIds(tokens(127)))).reason());
+        try (BatchBuffer b = BatchBuffer.of(parser, 3).fill(0x5A)) {
             assertThrows(CorruptDataException.class,
-                    () -> b.parse(parser, ParallelLoop.sequential(), List.of(good, inputIds(tokens(200)), good)));
+                    () -> TestRecords.parse(b, parser, ParallelLoop.sequential(), List.of(good, inputIds(tokens(200)), good)));
             byte[] next = new byte[128 * Integer.BYTES];
             Arrays.fill(next, (byte) 0x5A);
-            assertArrayEquals(next, b.rowBytes("input_ids", 2), "the row after a failed one is not written");
+            assertArrayEquals(next, BatchBytes.rowBytes(b, "input_ids", 2), "the row after a failed one is not written");
         }
     }
 
     @Test
     void aTruncatedDenseVarintListKeepsItsHeadOrIsZeroPadded() {
         OFRecordParser parser = OFRecordParser.of(OFRecordRawDecoder.of("input_ids", Shape.of(128), DataType.INT32).withTruncate());
-        try (TestBatch b = TestBatch.of(parser, 2).poison(0x5A)) {
-            b.parse(parser, ParallelLoop.sequential(), List.of(inputIds(tokens(129)), inputIds(tokens(127))));
+        try (BatchBuffer b = BatchBuffer.of(parser, 2).fill(0x5A)) {
+            TestRecords.parse(b, parser, ParallelLoop.sequential(), List.of(inputIds(tokens(129)), inputIds(tokens(127))));
             long[] expected = new long[256];
             System.arraycopy(tokens(128), 0, expected, 0, 128);
             System.arraycopy(tokens(127), 0, expected, 128, 127);
@@ -164,7 +166,7 @@ class OFRecordParserTest {
         byte[] r = inputIds(tokens(128), tenContinuations);
         for (OFRecordRawDecoder ids : List.of(OFRecordRawDecoder.of("input_ids", Shape.of(128), DataType.INT32),
                 OFRecordRawDecoder.of("input_ids", Shape.of(128), DataType.INT32).withTruncate())) {
-            CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestBatch.parse(OFRecordParser.of(ids), r));
+            CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestRecords.parse(OFRecordParser.of(ids), r));
             // The bad varint starts right after the 128 good ones, which end the record but for it.
             int at = r.length - tenContinuations.length;
             assertEquals("malformed varint at byte " + at + " of the record (feature input_ids)", e.reason());
@@ -176,8 +178,8 @@ class OFRecordParserTest {
         OFRecordRawDecoder tokens = OFRecordRawDecoder.of("tokens", Shape.of(4), DataType.INT32).withDim1VaryingLength();
         OFRecordParser parser = OFRecordParser.of(tokens);
         assertEquals(TensorSpec.ragged("tokens", DataType.INT32, 3, 12), parser.outputs(3).get(0));
-        try (TestBatch b = TestBatch.of(parser, 3).poison(0x77)) {
-            b.parse(parser, ParallelLoop.sequential(), List.of(
+        try (BatchBuffer b = BatchBuffer.of(parser, 3).fill(0x77)) {
+            TestRecords.parse(b, parser, ParallelLoop.sequential(), List.of(
                     canonical(Map.of("tokens", Features.int32Feature(1, 2, 3))),
                     canonical(Map.of("tokens", Features.int32Feature())),
                     canonical(Map.of("tokens", Features.int32Feature(4, -5, 6, 7)))));
@@ -191,7 +193,7 @@ class OFRecordParserTest {
         // The same length and the same bytes around the lists, row after row: the parser takes
         // the layout from the first row and only the values from each record.
         OFRecordParser parser = OFRecordParser.of(IMAGES, LABELS);
-        try (TestBatch b = TestBatch.parse(parser,
+        try (BatchBuffer b = TestRecords.parse(parser,
                 canonical(Map.of("images", Features.floatFeature(1, 2, 3, 4), "labels", Features.int64Feature(7))),
                 canonical(Map.of("images", Features.floatFeature(5, 6, 7, 8), "labels", Features.int64Feature(9))),
                 canonical(Map.of("images", Features.floatFeature(-1, -2, -3, -4), "labels", Features.int64Feature(0))))) {
@@ -206,7 +208,7 @@ class OFRecordParserTest {
         byte[] two = record(entry("labels", feature(5, message().varint(1, 5).varint(1, 7))));
         assertEquals(one.length, two.length);
         OFRecordParser raggedParser = OFRecordParser.of(ragged);
-        try (TestBatch b = TestBatch.parse(raggedParser, one, two)) {
+        try (BatchBuffer b = TestRecords.parse(raggedParser, one, two)) {
             assertArrayEquals(new long[] {0, 1, 3}, b.ragged("labels").offsets().toLongArray());
             assertArrayEquals(new long[] {16384, 5, 7}, b.ragged("labels").values().rows(0, 3).toLongArray());
         }
@@ -228,7 +230,7 @@ class OFRecordParserTest {
         byte[] fourth = record(entry("images", feature(2, packedFloats(floats(300, 3000)))),
                 entry("labels", feature(5, packedVarints(6))));
         assertEquals(first.length, swapped.length);
-        try (TestBatch b = TestBatch.parse(parser, first, second, swapped, fourth)) {
+        try (BatchBuffer b = TestRecords.parse(parser, first, second, swapped, fourth)) {
             for (int row = 0; row < 4; row++) {
                 assertArrayEquals(floats(300, 1000 * row), b.tensor("images").rows(row, 1).toFloatArray(), "row " + row);
             }
@@ -240,7 +242,7 @@ class OFRecordParserTest {
         byte[] broken = fourth.clone();
         broken[2] = 0x7f; // the first entry's length, past the record's end
         CorruptDataException e = assertThrows(CorruptDataException.class,
-                () -> TestBatch.parse(parser, first, second, broken));
+                () -> TestRecords.parse(parser, first, second, broken));
         assertEquals(2, e.record());
     }
 
@@ -257,11 +259,11 @@ class OFRecordParserTest {
             records.add(i % 7 == 3 ? record(label, floats) : record(floats, label));
         }
         try (MultiThreadLoop threads = new MultiThreadLoop("copied-first-test", 3);
-             TestBatch one = TestBatch.of(parser, records.size()).poison(0xA5);
-             TestBatch three = TestBatch.of(parser, records.size()).poison(0x5A)) {
-            one.parse(parser, ParallelLoop.sequential(), records);
-            three.parse(parser, threads, records);
-            assertArrayEquals(one.written(), three.written());
+             BatchBuffer one = BatchBuffer.of(parser, records.size()).fill(0xA5);
+             BatchBuffer three = BatchBuffer.of(parser, records.size()).fill(0x5A)) {
+            TestRecords.parse(one, parser, ParallelLoop.sequential(), records);
+            three.parse(parser, TestRecords.slices(records), threads);
+            assertArrayEquals(BatchBytes.written(one), BatchBytes.written(three));
             for (int row = 0; row < records.size(); row++) {
                 assertArrayEquals(floats(300, 1000 * row), three.tensor("images").rows(row, 1).toFloatArray(), "row " + row);
                 assertEquals(row % 100, three.tensor("labels").rows(row, 1).toLongArray()[0], "row " + row);
@@ -283,12 +285,12 @@ class OFRecordParserTest {
         byte[] longRow = canonical(Map.of("tokens", Features.int64Feature(1, 2, 3, 4, 5)));
         byte[] next = canonical(Map.of("tokens", Features.int64Feature(8, 9)));
         CorruptDataException e = assertThrows(CorruptDataException.class,
-                () -> TestBatch.parse(OFRecordParser.of(tokens), next, longRow, next));
+                () -> TestRecords.parse(OFRecordParser.of(tokens), next, longRow, next));
         assertEquals("feature tokens has 5 values, its rows hold at most 3", e.reason());
         assertEquals(1, e.record());
-        try (TestBatch b = TestBatch.parse(OFRecordParser.of(tokens.withTruncate()), longRow, next)) {
-            assertArrayEquals(new long[] {1, 2, 3}, b.raggedRow("tokens", 0).toLongArray());
-            assertArrayEquals(new long[] {8, 9}, b.raggedRow("tokens", 1).toLongArray());
+        try (BatchBuffer b = TestRecords.parse(OFRecordParser.of(tokens.withTruncate()), longRow, next)) {
+            assertArrayEquals(new long[] {1, 2, 3}, BatchBytes.raggedRow(b, "tokens", 0).toLongArray());
+            assertArrayEquals(new long[] {8, 9}, BatchBytes.raggedRow(b, "tokens", 1).toLongArray());
         }
     }
 
@@ -296,18 +298,18 @@ class OFRecordParserTest {
     void aMissingFeatureIsAnErrorUnlessItHasADefault() {
         byte[] noLabels = canonical(Map.of("images", Features.floatFeature(1, 2, 3, 4)));
         CorruptDataException e = assertThrows(CorruptDataException.class,
-                () -> TestBatch.parse(OFRecordParser.of(IMAGES, LABELS), noLabels));
+                () -> TestRecords.parse(OFRecordParser.of(IMAGES, LABELS), noLabels));
         assertEquals("missing feature labels", e.reason());
         assertEquals(0, e.record());
         OFRecordRawDecoder tokens = OFRecordRawDecoder.of("tokens", Shape.of(3), DataType.INT64).withDim1VaryingLength();
         OFRecordParser parser = OFRecordParser.of(IMAGES, LABELS.withDefault(-1), tokens.withDefault(5));
-        try (TestBatch b = TestBatch.of(parser, 1).poison(0x33)) {
-            b.parse(parser, ParallelLoop.sequential(), List.of(noLabels));
+        try (BatchBuffer b = BatchBuffer.of(parser, 1).fill(0x33)) {
+            TestRecords.parse(b, parser, ParallelLoop.sequential(), List.of(noLabels));
             assertArrayEquals(new long[] {-1}, b.tensor("labels").toLongArray());
             assertEquals(0, b.ragged("tokens").rowLength(0), "a ragged row of a missing feature is empty");
         }
         OFRecordParser floats = OFRecordParser.of(OFRecordRawDecoder.of("x", Shape.of(3), DataType.FLOAT64).withDefault(0.25));
-        try (TestBatch b = TestBatch.parse(floats, record())) {
+        try (BatchBuffer b = TestRecords.parse(floats, record())) {
             assertArrayEquals(new double[] {0.25, 0.25, 0.25}, b.tensor("x").toDoubleArray());
         }
     }
@@ -316,12 +318,12 @@ class OFRecordParserTest {
     void emptyListsAreEmptyRowsOrZeroPaddedOrCountMismatches() {
         byte[] empty = canonical(Map.of("x", Features.floatFeature()));
         OFRecordRawDecoder x = OFRecordRawDecoder.of("x", Shape.of(2), DataType.FLOAT32);
-        CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestBatch.parse(OFRecordParser.of(x), empty));
+        CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestRecords.parse(OFRecordParser.of(x), empty));
         assertEquals("feature x has 0 values, its rows hold 2", e.reason());
-        try (TestBatch b = TestBatch.parse(OFRecordParser.of(x.withTruncate()), empty)) {
+        try (BatchBuffer b = TestRecords.parse(OFRecordParser.of(x.withTruncate()), empty)) {
             assertArrayEquals(new float[] {0, 0}, b.tensor("x").toFloatArray());
         }
-        try (TestBatch b = TestBatch.parse(OFRecordParser.of(x.withDim1VaryingLength()), empty, empty)) {
+        try (BatchBuffer b = TestRecords.parse(OFRecordParser.of(x.withDim1VaryingLength()), empty, empty)) {
             assertArrayEquals(new long[] {0, 0, 0}, b.ragged("x").offsets().toLongArray());
         }
     }
@@ -332,12 +334,12 @@ class OFRecordParserTest {
                 entry("labels", feature(5, packedVarints(1))),
                 entry("other", feature(5, packedVarints(2))),
                 entry("labels", feature(5, packedVarints(3))));
-        try (TestBatch b = TestBatch.parse(OFRecordParser.of(LABELS), r)) {
+        try (BatchBuffer b = TestRecords.parse(OFRecordParser.of(LABELS), r)) {
             assertArrayEquals(new long[] {3}, b.tensor("labels").toLongArray());
         }
         // Even when the earlier entry held another kind of list.
         byte[] kinds = record(entry("labels", feature(2, packedFloats(1.5f))), entry("labels", feature(5, packedVarints(4))));
-        try (TestBatch b = TestBatch.parse(OFRecordParser.of(LABELS), kinds)) {
+        try (BatchBuffer b = TestRecords.parse(OFRecordParser.of(LABELS), kinds)) {
             assertArrayEquals(new long[] {4}, b.tensor("labels").toLongArray());
         }
     }
@@ -345,7 +347,7 @@ class OFRecordParserTest {
     @Test
     void anEntryMayHoldItsValueBeforeItsKey() {
         Proto swapped = message().bytes(2, feature(5, packedVarints(42))).string(1, "labels");
-        try (TestBatch b = TestBatch.parse(OFRecordParser.of(LABELS), record(swapped))) {
+        try (BatchBuffer b = TestRecords.parse(OFRecordParser.of(LABELS), record(swapped))) {
             assertArrayEquals(new long[] {42}, b.tensor("labels").toLongArray());
         }
     }
@@ -354,11 +356,11 @@ class OFRecordParserTest {
     void anEntryWithoutAKeyIsTheEmptyKeyAndOneWithoutAValueHoldsNoList() {
         Proto noKey = message().bytes(2, feature(5, packedVarints(1)));
         CorruptDataException missing = assertThrows(CorruptDataException.class,
-                () -> TestBatch.parse(OFRecordParser.of(LABELS), record(noKey)));
+                () -> TestRecords.parse(OFRecordParser.of(LABELS), record(noKey)));
         assertEquals("missing feature labels", missing.reason());
         Proto noValue = message().string(1, "labels");
         CorruptDataException noList = assertThrows(CorruptDataException.class,
-                () -> TestBatch.parse(OFRecordParser.of(LABELS), record(noValue)));
+                () -> TestRecords.parse(OFRecordParser.of(LABELS), record(noValue)));
         assertEquals("feature labels holds no list (its Feature sets no kind)", noList.reason());
     }
 
@@ -368,14 +370,14 @@ class OFRecordParserTest {
                 .bytes(2, feature(2, packedFloats(1, 2)))
                 .bytes(2, feature(2, packedFloats(3)));
         OFRecordRawDecoder x = OFRecordRawDecoder.of("x", Shape.of(3), DataType.FLOAT32);
-        try (TestBatch b = TestBatch.parse(OFRecordParser.of(x), record(twoValues))) {
+        try (BatchBuffer b = TestRecords.parse(OFRecordParser.of(x), record(twoValues))) {
             assertArrayEquals(new float[] {1, 2, 3}, b.tensor("x").toFloatArray());
         }
         // Another kind in a later value replaces the list: the oneof's last member wins.
         Proto replaced = message().string(1, "x")
                 .bytes(2, feature(2, packedFloats(1, 2)))
                 .bytes(2, feature(5, packedVarints(7, 8, 9)));
-        try (TestBatch b = TestBatch.parse(OFRecordParser.of(x), record(replaced))) {
+        try (BatchBuffer b = TestRecords.parse(OFRecordParser.of(x), record(replaced))) {
             assertArrayEquals(new float[] {7, 8, 9}, b.tensor("x").toFloatArray());
         }
     }
@@ -388,7 +390,7 @@ class OFRecordParserTest {
                 .bytes(2, packedFloats(1, 2))
                 .bytes(2, packedFloats(3));       // same kind again: concatenates
         OFRecordRawDecoder x = OFRecordRawDecoder.of("x", Shape.of(3), DataType.FLOAT32);
-        try (TestBatch b = TestBatch.parse(OFRecordParser.of(x), record(entry("x", f)))) {
+        try (BatchBuffer b = TestRecords.parse(OFRecordParser.of(x), record(entry("x", f)))) {
             assertArrayEquals(new float[] {1, 2, 3}, b.tensor("x").toFloatArray());
         }
     }
@@ -408,7 +410,7 @@ class OFRecordParserTest {
                 OFRecordRawDecoder.of("l", Shape.of(3), DataType.INT64));
         byte[] r = record(entry("f", feature(2, floats)), entry("d", feature(3, doubles)),
                 entry("i", feature(4, ints)), entry("l", feature(5, longs)));
-        try (TestBatch b = TestBatch.parse(parser, r)) {
+        try (BatchBuffer b = TestRecords.parse(parser, r)) {
             assertArrayEquals(new float[] {1.5f, 2.5f, 3.5f, 4.5f}, b.tensor("f").toFloatArray());
             assertArrayEquals(new double[] {-1.25, 1e300}, b.tensor("d").toDoubleArray());
             assertArrayEquals(new int[] {-7, 8, -9, Integer.MAX_VALUE}, b.tensor("i").toIntArray());
@@ -426,7 +428,7 @@ class OFRecordParserTest {
         Proto r = unknowns(message()).varint(1, 3).bytes(1, e);
         unknowns(r);
         OFRecordParser parser = OFRecordParser.of(OFRecordRawDecoder.of("labels", Shape.of(2), DataType.INT64));
-        try (TestBatch b = TestBatch.parse(parser, r.toByteArray())) {
+        try (BatchBuffer b = TestRecords.parse(parser, r.toByteArray())) {
             assertArrayEquals(new long[] {5, 6}, b.tensor("labels").toLongArray());
         }
     }
@@ -445,12 +447,12 @@ class OFRecordParserTest {
                 OFRecordRawDecoder.of("s", Shape.of(2, 2), DataType.INT8),
                 OFRecordBytesDecoder.of("t", 16),
                 OFRecordRawDecoder.of("v", Shape.of(8), DataType.UINT8).withDim1VaryingLength());
-        try (TestBatch b = TestBatch.parse(parser, r)) {
+        try (BatchBuffer b = TestRecords.parse(parser, r)) {
             assertEquals(200, b.tensor("u").getByte(2));
             assertEquals(255, b.tensor("u").getByte(3));
             assertEquals(-56, b.tensor("s").getByte(2));
-            assertArrayEquals("héllo".getBytes(java.nio.charset.StandardCharsets.UTF_8), b.raggedRow("t", 0).toByteArray());
-            assertArrayEquals(value, b.raggedRow("v", 0).toByteArray());
+            assertArrayEquals("héllo".getBytes(java.nio.charset.StandardCharsets.UTF_8), BatchBytes.raggedRow(b, "t", 0).toByteArray());
+            assertArrayEquals(value, BatchBytes.raggedRow(b, "v", 0).toByteArray());
         }
     }
 
@@ -458,25 +460,25 @@ class OFRecordParserTest {
     void bytesFitOnlyByteOutputsAndHoldExactlyOneValue() {
         byte[] r = canonical(Map.of("b", Features.bytesFeature(new byte[4])));
         CorruptDataException type = assertThrows(CorruptDataException.class,
-                () -> TestBatch.parse(OFRecordParser.of(OFRecordRawDecoder.of("b", Shape.of(1), DataType.FLOAT32)), r));
+                () -> TestRecords.parse(OFRecordParser.of(OFRecordRawDecoder.of("b", Shape.of(1), DataType.FLOAT32)), r));
         assertEquals("feature b is a bytes_list, which decodes only into UINT8 or INT8, not FLOAT32", type.reason());
         byte[] two = canonical(Map.of("b", Features.bytesFeature(new byte[2], new byte[2])));
         CorruptDataException count = assertThrows(CorruptDataException.class,
-                () -> TestBatch.parse(OFRecordParser.of(OFRecordRawDecoder.of("b", Shape.of(4), DataType.UINT8)), two));
+                () -> TestRecords.parse(OFRecordParser.of(OFRecordRawDecoder.of("b", Shape.of(4), DataType.UINT8)), two));
         assertEquals("feature b has 2 bytes_list values, expected exactly 1", count.reason());
         byte[] none = canonical(Map.of("b", Features.bytesFeature(new byte[0][])));
-        assertThrows(CorruptDataException.class, () -> TestBatch.parse(OFRecordParser.of(OFRecordBytesDecoder.of("b", 4)), none));
+        assertThrows(CorruptDataException.class, () -> TestRecords.parse(OFRecordParser.of(OFRecordBytesDecoder.of("b", 4)), none));
     }
 
     @Test
     void theBytesDecoderRejectsLongValuesAndOtherLists() {
         byte[] big = canonical(Map.of("jpeg", Features.bytesFeature(new byte[11])));
         CorruptDataException tooLong = assertThrows(CorruptDataException.class,
-                () -> TestBatch.parse(OFRecordParser.of(OFRecordBytesDecoder.of("jpeg", 10)), big));
+                () -> TestRecords.parse(OFRecordParser.of(OFRecordBytesDecoder.of("jpeg", 10)), big));
         assertEquals("feature jpeg holds 11 bytes, more than maxBytes=10", tooLong.reason());
         byte[] floats = canonical(Map.of("jpeg", Features.floatFeature(1)));
         CorruptDataException kind = assertThrows(CorruptDataException.class,
-                () -> TestBatch.parse(OFRecordParser.of(OFRecordBytesDecoder.of("jpeg", 10)), floats));
+                () -> TestRecords.parse(OFRecordParser.of(OFRecordBytesDecoder.of("jpeg", 10)), floats));
         assertEquals("feature jpeg is a float_list, expected a bytes_list", kind.reason());
     }
 }

@@ -6,7 +6,8 @@ import java.util.Arrays;
 import java.util.Random;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
-import org.dataloader4j.core.testing.TestBatch;
+import org.dataloader4j.core.batch.BatchBuffer;
+import org.dataloader4j.core.testing.TestRecords;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,7 +48,7 @@ class VarintRunsTest {
                         OFRecordRawDecoder.of("ids", Shape.of(N), DataType.INT64),
                         OFRecordRawDecoder.of("ints", Shape.of(N), DataType.INT32),
                         OFRecordRawDecoder.of("head", Shape.of(keep), DataType.INT64).withTruncate());
-                try (TestBatch b = TestBatch.parse(parser, record)) {
+                try (BatchBuffer b = TestRecords.parse(parser, record)) {
                     String where = "seed " + seed + " kind " + kind;
                     assertArrayEquals(expected, b.tensor("ids").toLongArray(), where);
                     assertArrayEquals(Arrays.stream(expected).mapToInt(x -> (int) x).toArray(), b.tensor("ints").toIntArray(), where);

@@ -2,7 +2,7 @@ package org.dataloader4j.tfrecord;
 
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.TensorSpec;
-import org.dataloader4j.core.Checks;
+import org.dataloader4j.core.dataset.Checks;
 
 /**
  * A {@code bytes_list} feature holding one byte string per record (an encoded image, a string),

@@ -8,8 +8,8 @@ import java.util.Optional;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.TensorSpec;
-import org.dataloader4j.core.Checks;
-import org.dataloader4j.core.features.ValueCopier;
+import org.dataloader4j.core.dataset.Checks;
+import org.dataloader4j.core.decode.ValueCopier;
 
 /**
  * A feature with exactly {@code shape}'s element count of values per record, decoded into one row

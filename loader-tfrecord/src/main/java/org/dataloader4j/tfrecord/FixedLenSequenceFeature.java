@@ -3,7 +3,7 @@ package org.dataloader4j.tfrecord;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.TensorSpec;
-import org.dataloader4j.core.Checks;
+import org.dataloader4j.core.dataset.Checks;
 
 /**
  * A feature list of a SequenceExample whose every step holds exactly {@code shape}'s element

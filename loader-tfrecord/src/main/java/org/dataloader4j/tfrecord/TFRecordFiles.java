@@ -4,14 +4,16 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
-import org.dataloader4j.core.IndexedRecordDataset;
+import org.dataloader4j.api.RandomAccessDataset;
+import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.files.IndexedRecordDataset;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
 
 /**
  * Random access to the records of uncompressed TFRecord files: each file is indexed once, with
  * both CRCs of every record checked during the scan (unless turned off), the index kept in a
- * sidecar (see {@link org.dataloader4j.core.RecordIndex}); then any record is a zero-copy slice
+ * sidecar (see {@link org.dataloader4j.core.files.RecordIndex}); then any record is a zero-copy slice
  * of the file's mapping. A compressed file has no zero-copy records and is refused.
  */
 public final class TFRecordFiles {
@@ -27,7 +29,7 @@ public final class TFRecordFiles {
      *         {@code .zlib}, or detected so by {@link Compression#detect})
      * @throws org.dataloader4j.api.CorruptDataException if a file must be scanned and has a damaged frame
      */
-    public static IndexedRecordDataset open(List<Path> files, long epochs, boolean verifyCrc, Path indexDir) {
+    public static RandomAccessDataset<RecordSlice> open(List<Path> files, long epochs, boolean verifyCrc, Path indexDir) {
         for (Path file : files) {
             Compression compression;
             try {

@@ -5,7 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 import org.dataloader4j.api.CorruptDataException;
-import org.dataloader4j.core.FrameReader;
+import org.dataloader4j.core.files.FrameReader;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.TFRecordCrc;
 
@@ -131,7 +131,7 @@ final class TFRecordFrames implements FrameReader {
          * stub that cannot take a fault: over a mapping whose file was cut short after it was
          * mapped, it kills the JVM with SIGBUS. A copy through the segment turns the same fault
          * into an {@link InternalError}, which the caller reports as the file having changed
-         * ({@link org.dataloader4j.core.MappedFiles#shrunk}). The copy did not slow the load
+         * ({@link org.dataloader4j.core.files.MappedFiles#shrunk}). The copy did not slow the load
          * thread down (docs/performance-log.md, "Kept: TFRecord CRCs taken over a copy").
          */
         int masked(MemorySegment file, long offset, long length) {

@@ -4,8 +4,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.dataloader4j.core.FilePipelineBuilder;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.core.reader.FilePipelineBuilder;
 import org.dataloader4j.format.Compression;
 
 /**
@@ -99,7 +99,7 @@ public final class TFRecordReader {
                 }
             }
             return assembleRecords(files -> new TFRecordDataset(files, epochs(), shuffleAfterEpoch(), fileOrderSeed(),
-                    compression, verifyCrc), TFRecordFrames.of(verifyCrc), parser);
+                    compression, verifyCrc), (files, indexDir) -> TFRecordFiles.open(files, 1, verifyCrc, indexDir), parser);
         }
     }
 }

@@ -2,7 +2,7 @@ package org.dataloader4j.tfrecord;
 
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.TensorSpec;
-import org.dataloader4j.core.Checks;
+import org.dataloader4j.core.dataset.Checks;
 
 /**
  * A feature with any number of values per record, up to {@code maxValuesPerRow}, decoded into one

@@ -3,7 +3,7 @@ package org.dataloader4j.tfrecord;
 import java.util.List;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.TensorSpec;
-import org.dataloader4j.core.Checks;
+import org.dataloader4j.core.dataset.Checks;
 
 /**
  * A feature list of a SequenceExample whose steps each hold any number of numeric values,

@@ -20,12 +20,14 @@ import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.TensorSpec;
-import org.dataloader4j.core.features.ListKind;
+import org.dataloader4j.core.batch.BatchBuffer;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
+import org.dataloader4j.core.testing.BatchBytes;
 import org.dataloader4j.core.testing.ByteMutations;
 import org.dataloader4j.core.testing.ParserChecks;
 import org.dataloader4j.core.testing.ProtobufInput;
-import org.dataloader4j.core.testing.TestBatch;
+import org.dataloader4j.core.testing.TestRecords;
+import org.dataloader4j.core.wire.ListKind;
 import org.dataloader4j.format.tf.Example;
 import org.dataloader4j.format.tf.Feature;
 import org.dataloader4j.format.tf.FeatureList;
@@ -93,16 +95,16 @@ class ExampleParserDifferentialTest {
                 records.add(bytes);
             }
         }
-        try (TestBatch sequential = TestBatch.of(parser, ROWS).poison(0xA5)) {
-            sequential.parse(parser, ParallelLoop.sequential(), records);
+        try (BatchBuffer sequential = BatchBuffer.of(parser, ROWS).fill(0xA5)) {
+            TestRecords.parse(sequential, parser, ParallelLoop.sequential(), records);
             for (int row = 0; row < ROWS; row++) {
                 checkRow(parser, records.get(row), sequential, row);
             }
-            byte[] written = sequential.written();
+            byte[] written = BatchBytes.written(sequential);
             for (ParallelLoop loop : loops) {
-                try (TestBatch parallel = TestBatch.of(parser, ROWS).poison(0x5A)) {
-                    parallel.parse(parser, loop, records);
-                    assertArrayEquals(written, parallel.written(), "parallelism " + loop.parallelism());
+                try (BatchBuffer parallel = BatchBuffer.of(parser, ROWS).fill(0x5A)) {
+                    parallel.parse(parser, TestRecords.slices(records), loop);
+                    assertArrayEquals(written, BatchBytes.written(parallel), "parallelism " + loop.parallelism());
                 }
             }
         }
@@ -120,8 +122,8 @@ class ExampleParserDifferentialTest {
             ExampleParser parser = parser(gen, sequence);
             byte[] bytes = encode(gen, new NoisyEncoder(gen), gen.record(parser.features(), parser.featureLists()), sequence);
             boolean fits = fits(parser, bytes);
-            try (TestBatch batch = TestBatch.of(parser, 1).poison(0xA5)) {
-                batch.parse(parser, ParallelLoop.sequential(), List.of(bytes));
+            try (BatchBuffer batch = BatchBuffer.of(parser, 1).fill(0xA5)) {
+                TestRecords.parse(batch, parser, ParallelLoop.sequential(), List.of(bytes));
                 assertTrue(fits, "round " + round + ": parsed a record the oracle rejects; seed " + seed);
                 checkRow(parser, bytes, batch, 0);
                 accepted++;
@@ -262,7 +264,7 @@ class ExampleParserDifferentialTest {
                 && parser.featureLists().stream().allMatch(f -> Oracle.rows(f, p.lists()) != null);
     }
 
-    private static void checkRow(ExampleParser parser, byte[] bytes, TestBatch batch, int row) {
+    private static void checkRow(ExampleParser parser, byte[] bytes, BatchBuffer batch, int row) {
         Parsed p = protobuf(bytes, parser.isSequenceExample());
         assertNotNull(p, "protobuf-java rejects row " + row);
         for (ExampleFeature f : parser.features()) {
@@ -274,12 +276,12 @@ class ExampleParserDifferentialTest {
     }
 
     /** Each output's row against the oracle's; a spec with companions has one row per output. */
-    private static void checkOutputs(List<TensorSpec> outputs, List<byte[]> want, TestBatch batch, int row) {
+    private static void checkOutputs(List<TensorSpec> outputs, List<byte[]> want, BatchBuffer batch, int row) {
         assertNotNull(want, "the oracle rejects row " + row + " of " + outputs);
         assertEquals(outputs.size(), want.size());
         for (int i = 0; i < outputs.size(); i++) {
             String name = outputs.get(i).name();
-            assertArrayEquals(want.get(i), batch.rowBytes(name, row), "row " + row + " of " + name);
+            assertArrayEquals(want.get(i), BatchBytes.rowBytes(batch, name, row), "row " + row + " of " + name);
         }
     }
 

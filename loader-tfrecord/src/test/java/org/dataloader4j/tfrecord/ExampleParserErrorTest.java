@@ -20,8 +20,10 @@ import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Shape;
+import org.dataloader4j.core.batch.BatchBuffer;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
-import org.dataloader4j.core.testing.TestBatch;
+import org.dataloader4j.core.testing.BatchBytes;
+import org.dataloader4j.core.testing.TestRecords;
 import org.dataloader4j.core.wire.WireFormatException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,7 +35,7 @@ class ExampleParserErrorTest {
     private static final FixedLenFeature X = FixedLenFeature.of("x", Shape.of(2), DataType.FLOAT32);
 
     private static CorruptDataException parseFails(ExampleParser parser, byte[] record) {
-        return assertThrows(CorruptDataException.class, () -> TestBatch.parse(parser, record));
+        return assertThrows(CorruptDataException.class, () -> TestRecords.parse(parser, record));
     }
 
     @Test
@@ -72,18 +74,18 @@ class ExampleParserErrorTest {
     void aDenseInt64ListMustFillItsRowExactlyAndNeverWritesPastIt() {
         ExampleParser p = ExampleParser.forExample(FixedLenFeature.of("input_ids", Shape.of(128), DataType.INT64));
         byte[] good = inputIds(128);
-        CorruptDataException many = assertThrows(CorruptDataException.class, () -> TestBatch.parse(p, good, inputIds(129)));
+        CorruptDataException many = assertThrows(CorruptDataException.class, () -> TestRecords.parse(p, good, inputIds(129)));
         assertEquals("Key: input_ids. Can't parse serialized Example: feature input_ids has 129 int64_list values,"
                 + " its rows hold 128", many.reason());
         assertEquals(1, many.record());
         assertEquals("Key: input_ids. Can't parse serialized Example: feature input_ids has 127 int64_list values,"
                 + " its rows hold 128", parseFails(p, inputIds(127)).reason());
-        try (TestBatch b = TestBatch.of(p, 3).poison(0x5A)) {
+        try (BatchBuffer b = BatchBuffer.of(p, 3).fill(0x5A)) {
             assertThrows(CorruptDataException.class,
-                    () -> b.parse(p, ParallelLoop.sequential(), List.of(good, inputIds(200), good)));
+                    () -> TestRecords.parse(b, p, ParallelLoop.sequential(), List.of(good, inputIds(200), good)));
             byte[] next = new byte[128 * Long.BYTES];
             Arrays.fill(next, (byte) 0x5A);
-            assertArrayEquals(next, b.rowBytes("input_ids", 2), "the row after a failed one is not written");
+            assertArrayEquals(next, BatchBytes.rowBytes(b, "input_ids", 2), "the row after a failed one is not written");
         }
         byte[] tenContinuations = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1};
         byte[] bad = inputIds(128, tenContinuations);
@@ -168,7 +170,7 @@ class ExampleParserErrorTest {
     void unrequestedFeaturesAreNotChecked() {
         // Only what is decoded is checked: a broken feature nobody asked for does not fail the record.
         byte[] r = example(entry("x", floats(1, 2)), entry("junk", feature(Proto.FLOAT_LIST, message().bytes(1, new byte[3]))));
-        try (TestBatch b = TestBatch.parse(ExampleParser.forExample(X), r)) {
+        try (BatchBuffer b = TestRecords.parse(ExampleParser.forExample(X), r)) {
             assertEquals(2, b.tensor("x").elementCount() / 1);
         }
     }
@@ -183,9 +185,9 @@ class ExampleParserErrorTest {
             records.add(example(entry("x", floats(i, i)), entry("v", bad ? int64s(1, 2, 3) : int64s(i))));
         }
         for (int threads : new int[] {1, 2, 4}) {
-            try (MultiThreadLoop loop = new MultiThreadLoop("lowest", threads); TestBatch b = TestBatch.of(p, 400)) {
+            try (MultiThreadLoop loop = new MultiThreadLoop("lowest", threads); BatchBuffer b = BatchBuffer.of(p, 400)) {
                 for (int attempt = 0; attempt < 20; attempt++) {
-                    CorruptDataException e = assertThrows(CorruptDataException.class, () -> b.parse(p, loop, records));
+                    CorruptDataException e = assertThrows(CorruptDataException.class, () -> b.parse(p, TestRecords.slices(records), loop));
                     assertEquals(150, e.record(), "threads=" + threads);
                 }
             }
@@ -195,10 +197,10 @@ class ExampleParserErrorTest {
     @Test
     void aBatchMustHoldOneRowPerSample() {
         ExampleParser p = ExampleParser.forExample(X);
-        try (TestBatch b = TestBatch.of(p, 4)) {
-            b.parse(p, ParallelLoop.sequential(), List.of());
+        try (BatchBuffer b = BatchBuffer.of(p, 4)) {
+            TestRecords.parse(b, p, ParallelLoop.sequential(), List.of());
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> p.parse(TestBatch.slices(List.of(new byte[0])), b, ParallelLoop.sequential()));
+                    () -> p.parse(TestRecords.slices(List.of(new byte[0])), b, ParallelLoop.sequential()));
             assertEquals("a parser fills one row per sample: samples=1 batch.size=0", e.getMessage());
         }
     }
@@ -207,9 +209,9 @@ class ExampleParserErrorTest {
     void aBatchOfAnotherParsersOutputsIsRejected() {
         ExampleParser p = ExampleParser.forExample(X);
         ExampleParser other = ExampleParser.forExample(FixedLenFeature.of("x", Shape.of(2), DataType.INT32));
-        try (TestBatch b = TestBatch.of(other, 1)) {
+        try (BatchBuffer b = BatchBuffer.of(other, 1)) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> b.parse(p, ParallelLoop.sequential(), List.of(example(entry("x", floats(1, 2))))));
+                    () -> TestRecords.parse(b, p, ParallelLoop.sequential(), List.of(example(entry("x", floats(1, 2))))));
             assertEquals(true, e.getMessage().startsWith("output x is x INT32(1, 2), not the parser's"), e.getMessage());
         }
     }
@@ -217,11 +219,11 @@ class ExampleParserErrorTest {
     @Test
     void aReusedBatchParsesCleanlyAfterAFailure() {
         ExampleParser p = ExampleParser.forExample(X, VarLenFeature.of("v", DataType.INT64, 2));
-        try (TestBatch b = TestBatch.of(p, 2)) {
-            assertThrows(CorruptDataException.class, () -> b.parse(p, ParallelLoop.sequential(),
+        try (BatchBuffer b = BatchBuffer.of(p, 2)) {
+            assertThrows(CorruptDataException.class, () -> TestRecords.parse(b, p, ParallelLoop.sequential(),
                     List.of(example(entry("x", floats(1, 2)), entry("v", int64s(5))), example(entry("x", floats(1))))));
-            b.parse(p, ParallelLoop.sequential(), List.of(example(entry("x", floats(3, 4)), entry("v", int64s(6, 7)))));
-            assertEquals(List.of(6L, 7L), Arrays.stream(b.raggedRow("v", 0).toLongArray()).boxed().toList());
+            TestRecords.parse(b, p, ParallelLoop.sequential(), List.of(example(entry("x", floats(3, 4)), entry("v", int64s(6, 7)))));
+            assertEquals(List.of(6L, 7L), Arrays.stream(BatchBytes.raggedRow(b, "v", 0).toLongArray()).boxed().toList());
         }
     }
 }

@@ -21,11 +21,11 @@ import org.dataloader4j.api.DataLoaderException;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.RaggedTensor;
 import org.dataloader4j.api.Shape;
-import org.dataloader4j.core.BatchDataset;
-import org.dataloader4j.core.ListDataset;
-import org.dataloader4j.core.RecordSlice;
+import org.dataloader4j.core.dataset.BatchDataset;
+import org.dataloader4j.core.dataset.ListDataset;
+import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.reader.DataReader;
-import org.dataloader4j.core.testing.TestBatch;
+import org.dataloader4j.core.testing.TestRecords;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -58,7 +58,7 @@ class ExampleParserReaderTest {
         }
         int batchSize = 37;
         int row = 0;
-        try (DataReader reader = reader(TestBatch.slices(bytes), batchSize, "tf-example-test")) {
+        try (DataReader reader = reader(TestRecords.slices(bytes), batchSize, "tf-example-test")) {
             for (Batch batch : reader) {
                 int[] labels = batch.tensor("label").toIntArray();
                 RaggedTensor t = batch.ragged("frames");
@@ -83,7 +83,7 @@ class ExampleParserReaderTest {
             bytes.add(sequenceExample(map(), map(entry("frames", steps))));
         }
         List<Integer> sizes = new ArrayList<>();
-        try (DataReader reader = reader(TestBatch.slices(bytes), 25, "tf-bad-test")) {
+        try (DataReader reader = reader(TestRecords.slices(bytes), 25, "tf-bad-test")) {
             DataLoaderException e = assertThrows(DataLoaderException.class, () -> {
                 for (Batch batch : reader) {
                     sizes.add(batch.size());

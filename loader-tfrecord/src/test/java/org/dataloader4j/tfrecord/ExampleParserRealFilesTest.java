@@ -22,8 +22,10 @@ import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.Tensor;
+import org.dataloader4j.core.batch.BatchBuffer;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
-import org.dataloader4j.core.testing.TestBatch;
+import org.dataloader4j.core.testing.BatchBytes;
+import org.dataloader4j.core.testing.TestRecords;
 import org.dataloader4j.testkit.ExpectedBytes;
 import org.dataloader4j.testkit.ExpectedFeature;
 import org.dataloader4j.testkit.ExpectedRecord;
@@ -100,8 +102,8 @@ class ExampleParserRealFilesTest {
         List<byte[]> payloads = TestFrames.payloads(SharedTestData.file(file), expected.summary().compression());
         assertEquals(expected.summary().records(), payloads.size());
         ExampleParser parser = ExampleParser.forExample(specs);
-        try (MultiThreadLoop loop = new MultiThreadLoop("real-files", 3); TestBatch batch = TestBatch.of(parser, payloads.size())) {
-            batch.parse(parser, loop, payloads);
+        try (MultiThreadLoop loop = new MultiThreadLoop("real-files", 3); BatchBuffer batch = BatchBuffer.of(parser, payloads.size())) {
+            batch.parse(parser, TestRecords.slices(payloads), loop);
             for (ExpectedRecord r : expected.records().values()) {
                 int row = (int) r.index();
                 for (ExampleFeature spec : specs) {
@@ -122,8 +124,8 @@ class ExampleParserRealFilesTest {
                 FixedLenFeature.of("i", Shape.of(), DataType.INT64).withDefault(-1L));
         FixedLenSequenceFeature s = FixedLenSequenceFeature.of("s", Shape.of(5), DataType.UINT8, 2);
         ExampleParser parser = ExampleParser.forSequenceExample(context, List.of(s));
-        try (MultiThreadLoop loop = new MultiThreadLoop("real-files", 4); TestBatch batch = TestBatch.of(parser, payloads.size())) {
-            batch.parse(parser, loop, payloads);
+        try (MultiThreadLoop loop = new MultiThreadLoop("real-files", 4); BatchBuffer batch = BatchBuffer.of(parser, payloads.size())) {
+            batch.parse(parser, TestRecords.slices(payloads), loop);
             for (ExpectedRecord r : expected.records().values()) {
                 int row = (int) r.index();
                 for (ExampleFeature spec : context) {
@@ -143,8 +145,8 @@ class ExampleParserRealFilesTest {
         FixedLenSequenceFeature ints = FixedLenSequenceFeature.of("int_feature", Shape.of(2), DataType.INT64, 4);
         // Context and feature lists are separate maps, but the outputs share one namespace.
         ExampleParser parser = ExampleParser.forSequenceExample(context.subList(0, 1), List.of(ints));
-        try (TestBatch batch = TestBatch.of(parser, payloads.size())) {
-            batch.parse(parser, ParallelLoop.sequential(), payloads);
+        try (BatchBuffer batch = BatchBuffer.of(parser, payloads.size())) {
+            TestRecords.parse(batch, parser, ParallelLoop.sequential(), payloads);
             SortedMap<Long, ExpectedRecord> records = expected.records();
             assertEquals(3, records.size());
             for (ExpectedRecord r : records.values()) {
@@ -155,7 +157,7 @@ class ExampleParserRealFilesTest {
         // string_feature's steps hold 2 strings, then none: no fixed-length spec reads that.
         ExampleParser strings = ExampleParser.forSequenceExample(List.of(),
                 List.of(FixedLenSequenceFeature.of("string_feature", Shape.of(5), DataType.UINT8, 2)));
-        CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestBatch.parse(strings, payloads.getFirst()));
+        CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestRecords.parse(strings, payloads.getFirst()));
         assertEquals("Key: string_feature, step 0. Can't parse serialized SequenceExample: step 0 of feature list string_feature"
                 + " has 2 bytes_list values, a bytes_list read into UINT8 holds exactly 1", e.reason());
     }
@@ -172,8 +174,8 @@ class ExampleParserRealFilesTest {
         List<byte[]> payloads = TestFrames.payloads(SharedTestData.file(file), expected.summary().compression());
         assertEquals(records, payloads.size());
         ExampleParser parser = ExampleParser.forSequenceExample(List.of(), List.of(spec));
-        try (MultiThreadLoop loop = new MultiThreadLoop("real-files", 3); TestBatch batch = TestBatch.of(parser, payloads.size())) {
-            batch.parse(parser, loop, payloads);
+        try (MultiThreadLoop loop = new MultiThreadLoop("real-files", 3); BatchBuffer batch = BatchBuffer.of(parser, payloads.size())) {
+            batch.parse(parser, TestRecords.slices(payloads), loop);
             for (ExpectedRecord r : expected.records().values()) {
                 checkStringSteps(batch, (int) r.index(), spec.name(), r.featureLists().get(spec.name()), file + " record " + r.index());
             }
@@ -181,10 +183,10 @@ class ExampleParserRealFilesTest {
     }
 
     /** The outputs {@code name}, {@code name.lengths}, {@code name.steps} of {@code row} against the expected steps of strings. */
-    static void checkStringSteps(TestBatch batch, int row, String name, List<ExpectedFeature> steps, String where) {
-        long[] perStep = batch.raggedRow(name + ".steps", row).toLongArray();
-        long[] lengths = batch.raggedRow(name + ".lengths", row).toLongArray();
-        byte[] bytes = batch.raggedRow(name, row).toByteArray();
+    static void checkStringSteps(BatchBuffer batch, int row, String name, List<ExpectedFeature> steps, String where) {
+        long[] perStep = BatchBytes.raggedRow(batch, name + ".steps", row).toLongArray();
+        long[] lengths = BatchBytes.raggedRow(batch, name + ".lengths", row).toLongArray();
+        byte[] bytes = BatchBytes.raggedRow(batch, name, row).toByteArray();
         assertEquals(steps.size(), perStep.length, where);
         int string = 0;
         int at = 0;
@@ -208,14 +210,14 @@ class ExampleParserRealFilesTest {
         ExpectedRecords expected = ExpectedRecords.load(file);
         List<byte[]> payloads = TestFrames.payloads(SharedTestData.file(file), expected.summary().compression());
         ExampleParser parser = ExampleParser.forExample(VarLenBytesFeature.of("cur_page", 1, 256), VarLenBytesFeature.of("label", 1, 256));
-        try (TestBatch batch = TestBatch.of(parser, payloads.size())) {
-            batch.parse(parser, ParallelLoop.sequential(), payloads);
+        try (BatchBuffer batch = BatchBuffer.of(parser, payloads.size())) {
+            TestRecords.parse(batch, parser, ParallelLoop.sequential(), payloads);
             for (ExpectedRecord r : expected.records().values()) {
                 int row = (int) r.index();
                 for (String name : List.of("cur_page", "label")) {
                     ExpectedFeature want = r.features().get(name);
-                    assertArrayEquals(new long[] {want.bytes().getFirst().length()}, batch.raggedRow(name + ".lengths", row).toLongArray());
-                    assertTrue(want.bytes().getFirst().matches(batch.rowBytes(name, row)), file + " record " + row + " " + name);
+                    assertArrayEquals(new long[] {want.bytes().getFirst().length()}, BatchBytes.raggedRow(batch, name + ".lengths", row).toLongArray());
+                    assertTrue(want.bytes().getFirst().matches(BatchBytes.rowBytes(batch, name, row)), file + " record " + row + " " + name);
                 }
             }
         }
@@ -233,8 +235,8 @@ class ExampleParserRealFilesTest {
         }
         ExampleParser parser = ExampleParser.forExample(VarLenFeature.of("wall_time", DataType.FLOAT64, 4),
                 FixedLenFeature.of("step", Shape.of(), DataType.INT64).withDefault(-1L));
-        try (TestBatch batch = TestBatch.of(parser, payloads.size())) {
-            batch.parse(parser, ParallelLoop.sequential(), payloads);
+        try (BatchBuffer batch = BatchBuffer.of(parser, payloads.size())) {
+            TestRecords.parse(batch, parser, ParallelLoop.sequential(), payloads);
             assertEquals(0, batch.ragged("wall_time").offset(7));
             assertArrayEquals(new long[] {-1, -1, -1, -1, -1, -1, -1}, batch.tensor("step").toLongArray());
         }
@@ -246,28 +248,28 @@ class ExampleParserRealFilesTest {
         List<byte[]> payloads = TestFrames.payloads(SharedTestData.file(file), "zlib");
         assertEquals(0, payloads.size());
         ExampleParser parser = ExampleParser.forExample(BytesFeature.of("sequence", 16));
-        try (TestBatch batch = TestBatch.of(parser, 1)) {
-            batch.parse(parser, ParallelLoop.sequential(), payloads);
+        try (BatchBuffer batch = BatchBuffer.of(parser, 1)) {
+            TestRecords.parse(batch, parser, ParallelLoop.sequential(), payloads);
             assertEquals(0, batch.ragged("sequence").offset(0));
         }
     }
 
     /** Row {@code row} of {@code spec} against the expected feature (null if the record has none). */
-    private static void check(TestBatch batch, int row, ExampleFeature spec, ExpectedFeature want, String file) {
+    private static void check(BatchBuffer batch, int row, ExampleFeature spec, ExpectedFeature want, String file) {
         String where = file + " record " + row + " " + spec;
         boolean missing = want == null || want.type() == ExpectedFeature.Type.NONE;
         switch (spec) {
             case FixedLenFeature f when missing ->
-                    assertArrayEquals(f.defaultRow().orElseThrow().toArray(ValueLayout.JAVA_BYTE), batch.rowBytes(f.name(), row), where);
+                    assertArrayEquals(f.defaultRow().orElseThrow().toArray(ValueLayout.JAVA_BYTE), BatchBytes.rowBytes(batch, f.name(), row), where);
             case FixedLenFeature f when f.dataType() == DataType.UINT8 ->
-                    assertTrue(want.bytes().getFirst().matches(batch.rowBytes(f.name(), row)), where);
+                    assertTrue(want.bytes().getFirst().matches(BatchBytes.rowBytes(batch, f.name(), row)), where);
             case FixedLenFeature f -> checkValues(batch.tensor(f.name()).rows(row, 1), f.dataType(), want, where);
             case VarLenFeature v when missing -> assertEquals(0, batch.ragged(v.name()).rowLength(row), where);
-            case VarLenFeature v -> checkValues(batch.raggedRow(v.name(), row), v.dataType(), want, where);
+            case VarLenFeature v -> checkValues(BatchBytes.raggedRow(batch, v.name(), row), v.dataType(), want, where);
             case BytesFeature b when missing -> assertEquals(0, batch.ragged(b.name()).rowLength(row), where);
             case BytesFeature b -> {
                 assertEquals(1, want.count(), where);
-                assertTrue(want.bytes().getFirst().matches(batch.rowBytes(b.name(), row)), where);
+                assertTrue(want.bytes().getFirst().matches(BatchBytes.rowBytes(batch, b.name(), row)), where);
             }
             case VarLenBytesFeature v -> throw new AssertionError("checked by stringFeaturesReadAsListsOfStrings: " + v);
         }
@@ -290,9 +292,9 @@ class ExampleParserRealFilesTest {
         }
     }
 
-    private static void checkSteps(TestBatch batch, int row, FixedLenSequenceFeature spec, List<ExpectedFeature> steps, String file) {
+    private static void checkSteps(BatchBuffer batch, int row, FixedLenSequenceFeature spec, List<ExpectedFeature> steps, String file) {
         String where = file + " record " + row + " " + spec;
-        Tensor values = batch.raggedRow(spec.name(), row);
+        Tensor values = BatchBytes.raggedRow(batch, spec.name(), row);
         assertEquals((long) steps.size() * spec.stepElements(), values.elementCount(), where);
         for (int i = 0; i < steps.size(); i++) {
             Tensor step = values.rows((long) i * spec.stepElements(), spec.stepElements());

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.dataloader4j.core.features.ListKind;
+import org.dataloader4j.core.wire.ListKind;
 import org.dataloader4j.tfrecord.RandomExamples.Record;
 import org.dataloader4j.tfrecord.RandomExamples.Values;
 

@@ -11,7 +11,7 @@ import java.util.Random;
 import java.util.Set;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
-import org.dataloader4j.core.features.ListKind;
+import org.dataloader4j.core.wire.ListKind;
 import org.dataloader4j.format.tf.BytesList;
 import org.dataloader4j.format.tf.Example;
 import org.dataloader4j.format.tf.Feature;

@@ -19,7 +19,9 @@ import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.RaggedTensor;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.TensorSpec;
-import org.dataloader4j.core.testing.TestBatch;
+import org.dataloader4j.core.batch.BatchBuffer;
+import org.dataloader4j.core.testing.BatchBytes;
+import org.dataloader4j.core.testing.TestRecords;
 import org.junit.jupiter.api.Test;
 
 /** SequenceExample records: context features and feature lists. */
@@ -32,9 +34,9 @@ class SequenceExampleParserTest {
     void contextAndFeatureListsAreReadFromTheirMessages() {
         byte[] r = sequenceExample(map(entry("len", int64s(2))),
                 map(entry("tokens", featureList(int64s(1, 2), int64s(3, 4)))));
-        try (TestBatch b = TestBatch.parse(PARSER, r)) {
+        try (BatchBuffer b = TestRecords.parse(PARSER, r)) {
             assertArrayEquals(new long[] {2}, b.tensor("len").toLongArray());
-            assertArrayEquals(new long[] {1, 2, 3, 4}, b.raggedRow("tokens", 0).toLongArray());
+            assertArrayEquals(new long[] {1, 2, 3, 4}, BatchBytes.raggedRow(b, "tokens", 0).toLongArray());
         }
     }
 
@@ -43,10 +45,10 @@ class SequenceExampleParserTest {
         byte[] none = sequenceExample(map(), map());
         byte[] one = sequenceExample(map(), map(entry("tokens", featureList(int64s(5, 6)))));
         byte[] empty = sequenceExample(map(), map(entry("tokens", featureList())));
-        try (TestBatch b = TestBatch.parse(PARSER, one, none, empty, one)) {
+        try (BatchBuffer b = TestRecords.parse(PARSER, one, none, empty, one)) {
             RaggedTensor t = b.ragged("tokens");
             assertArrayEquals(new long[] {0, 2, 2, 2, 4}, t.offsets().toLongArray());
-            assertArrayEquals(new long[] {5, 6}, b.raggedRow("tokens", 3).toLongArray());
+            assertArrayEquals(new long[] {5, 6}, BatchBytes.raggedRow(b, "tokens", 3).toLongArray());
             assertArrayEquals(new long[] {-1, -1, -1, -1}, b.tensor("len").toLongArray());
         }
     }
@@ -60,8 +62,8 @@ class SequenceExampleParserTest {
                 .bytes(1, map(entry("len", int64s(7))))
                 .bytes(2, map(twoValues))
                 .toByteArray();
-        try (TestBatch b = TestBatch.parse(PARSER, r)) {
-            assertArrayEquals(new long[] {1, 1, 2, 2}, b.raggedRow("tokens", 0).toLongArray());
+        try (BatchBuffer b = TestRecords.parse(PARSER, r)) {
+            assertArrayEquals(new long[] {1, 1, 2, 2}, BatchBytes.raggedRow(b, "tokens", 0).toLongArray());
             assertArrayEquals(new long[] {7}, b.tensor("len").toLongArray());
         }
     }
@@ -71,8 +73,8 @@ class SequenceExampleParserTest {
         ExampleParser p = ExampleParser.forSequenceExample(List.of(),
                 List.of(FixedLenSequenceFeature.of("s", Shape.of(2), DataType.UINT8, 4)));
         byte[] r = sequenceExample(map(), map(entry("s", featureList(strings("ab"), strings("cd")))));
-        try (TestBatch b = TestBatch.parse(p, r)) {
-            assertArrayEquals("abcd".getBytes(StandardCharsets.US_ASCII), b.raggedRow("s", 0).toByteArray());
+        try (BatchBuffer b = TestRecords.parse(p, r)) {
+            assertArrayEquals("abcd".getBytes(StandardCharsets.US_ASCII), BatchBytes.raggedRow(b, "s", 0).toByteArray());
         }
     }
 
@@ -82,9 +84,9 @@ class SequenceExampleParserTest {
                 List.of(FixedLenSequenceFeature.of("b", Shape.of(), DataType.FLOAT32, 2)));
         byte[] r = sequenceExample(map(entry("a", floats(1)), entry("b", floats(2))),
                 map(entry("a", featureList(floats(3))), entry("b", featureList(floats(4)))));
-        try (TestBatch b = TestBatch.parse(p, r)) {
+        try (BatchBuffer b = TestRecords.parse(p, r)) {
             assertArrayEquals(new float[] {1}, b.tensor("a").toFloatArray());
-            assertArrayEquals(new float[] {4}, b.raggedRow("b", 0).toFloatArray());
+            assertArrayEquals(new float[] {4}, BatchBytes.raggedRow(b, "b", 0).toFloatArray());
         }
     }
 
@@ -93,7 +95,7 @@ class SequenceExampleParserTest {
         // In a tf.Example, field 2 is unknown: the parser of Examples skips it.
         ExampleParser p = ExampleParser.forExample(FixedLenFeature.of("len", Shape.of(), DataType.INT64));
         byte[] r = sequenceExample(map(entry("len", int64s(3))), map(entry("len", message().bytes(9, new byte[] {1}))));
-        try (TestBatch b = TestBatch.parse(p, r)) {
+        try (BatchBuffer b = TestRecords.parse(p, r)) {
             assertArrayEquals(new long[] {3}, b.tensor("len").toLongArray());
         }
     }
@@ -101,14 +103,14 @@ class SequenceExampleParserTest {
     @Test
     void tooManyStepsAreAnError() {
         byte[] r = sequenceExample(map(), map(entry("tokens", featureList(int64s(1, 1), int64s(2, 2), int64s(3, 3), int64s(4, 4)))));
-        CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestBatch.parse(PARSER, r));
+        CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestRecords.parse(PARSER, r));
         assertEquals("Key: tokens. Feature list tokens has 4 steps, more than maxSteps=3", e.reason());
     }
 
     @Test
     void aStepOfAnotherLengthIsAnErrorNamingTheStep() {
         byte[] r = sequenceExample(map(), map(entry("tokens", featureList(int64s(1, 1), int64s(2)))));
-        CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestBatch.parse(PARSER, r));
+        CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestRecords.parse(PARSER, r));
         assertEquals("Key: tokens, step 1. Can't parse serialized SequenceExample: step 1 of feature list tokens"
                 + " has 1 int64_list values, its steps hold 2", e.reason());
         assertEquals(0, e.record());
@@ -117,7 +119,7 @@ class SequenceExampleParserTest {
     @Test
     void aStepWithoutAListIsAnError() {
         byte[] r = sequenceExample(map(), map(entry("tokens", featureList(message()))));
-        CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestBatch.parse(PARSER, r));
+        CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestRecords.parse(PARSER, r));
         assertEquals("Key: tokens, step 0. Can't parse serialized SequenceExample: step 0 of feature list tokens"
                 + " sets no list, its steps hold 2", e.reason());
     }
@@ -125,7 +127,7 @@ class SequenceExampleParserTest {
     @Test
     void aStepOfAnotherTypeIsAnError() {
         byte[] r = sequenceExample(map(), map(entry("tokens", featureList(floats(1, 2)))));
-        CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestBatch.parse(PARSER, r));
+        CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestRecords.parse(PARSER, r));
         assertEquals("Key: tokens, step 0. Data types don't match: step 0 of feature list tokens is a float_list,"
                 + " an INT64 output reads an int64_list", e.reason());
     }
@@ -134,7 +136,7 @@ class SequenceExampleParserTest {
     void malformedFeatureListsNameTheList() {
         Proto badStep = message().bytes(1, message().bytes(3, message().bytes(1, new byte[] {(byte) 0x80})));
         byte[] r = sequenceExample(map(), map(entry("tokens", badStep)));
-        CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestBatch.parse(PARSER, r));
+        CorruptDataException e = assertThrows(CorruptDataException.class, () -> TestRecords.parse(PARSER, r));
         assertEquals(true, e.reason().startsWith("truncated varint at byte "), e.reason());
         assertEquals(true, e.reason().endsWith(" of the record (feature list tokens)"), e.reason());
     }

@@ -20,7 +20,9 @@ import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.TensorSpec;
-import org.dataloader4j.core.testing.TestBatch;
+import org.dataloader4j.core.batch.BatchBuffer;
+import org.dataloader4j.core.testing.BatchBytes;
+import org.dataloader4j.core.testing.TestRecords;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,33 +69,33 @@ class StringListFeaturesTest {
         byte[] noList = example(entry("tags", message()));
         byte[] empty = example(entry("tags", strings()));
         byte[] two = example(entry("tags", strings("", "ab")));
-        try (TestBatch b = TestBatch.parse(TAGS, three, missing, noList, empty, two)) {
-            assertArrayEquals(utf8("é日本🙂"), b.raggedRow("tags", 0).toByteArray());
-            assertArrayEquals(new long[] {2, 0, 10}, b.raggedRow("tags.lengths", 0).toLongArray());
+        try (BatchBuffer b = TestRecords.parse(TAGS, three, missing, noList, empty, two)) {
+            assertArrayEquals(utf8("é日本🙂"), BatchBytes.raggedRow(b, "tags", 0).toByteArray());
+            assertArrayEquals(new long[] {2, 0, 10}, BatchBytes.raggedRow(b, "tags.lengths", 0).toLongArray());
             assertArrayEquals(new long[] {0, 12, 12, 12, 12, 14}, b.ragged("tags").offsets().toLongArray());
             assertArrayEquals(new long[] {0, 3, 3, 3, 3, 5}, b.ragged("tags.lengths").offsets().toLongArray());
-            assertArrayEquals(new long[] {0, 2}, b.raggedRow("tags.lengths", 4).toLongArray());
-            assertArrayEquals(utf8("ab"), b.raggedRow("tags", 4).toByteArray());
+            assertArrayEquals(new long[] {0, 2}, BatchBytes.raggedRow(b, "tags.lengths", 4).toLongArray());
+            assertArrayEquals(utf8("ab"), BatchBytes.raggedRow(b, "tags", 4).toByteArray());
         }
     }
 
     @Test
     void limitsAndOtherListsAreErrorsNamingFeatureAndRecord() {
         CorruptDataException tooMany = assertThrows(CorruptDataException.class,
-                () -> TestBatch.parse(TAGS, example(entry("tags", strings("a", "b", "c", "d", "e")))));
+                () -> TestRecords.parse(TAGS, example(entry("tags", strings("a", "b", "c", "d", "e")))));
         assertEquals("Key: tags. Feature tags has 5 strings, more than maxStringsPerRow=4", tooMany.reason());
         assertEquals("test-file", tooMany.file());
         CorruptDataException tooLong = assertThrows(CorruptDataException.class,
-                () -> TestBatch.parse(TAGS, example(entry("tags", strings("a"))), example(entry("tags", strings("0123456789", "0123456")))));
+                () -> TestRecords.parse(TAGS, example(entry("tags", strings("a"))), example(entry("tags", strings("0123456789", "0123456")))));
         assertEquals("Key: tags. Feature tags holds 17 bytes, more than maxBytesPerRow=16", tooLong.reason());
         assertEquals(1, tooLong.record());
         CorruptDataException floats = assertThrows(CorruptDataException.class,
-                () -> TestBatch.parse(TAGS, example(entry("tags", floats(1f)))));
+                () -> TestRecords.parse(TAGS, example(entry("tags", floats(1f)))));
         assertEquals("Key: tags. Data types don't match: feature tags is a float_list, a UINT8 output reads a bytes_list",
                 floats.reason());
         // Exactly at the limits fits.
-        try (TestBatch b = TestBatch.parse(TAGS, example(entry("tags", strings("0123", "4567", "89ab", "cdef"))))) {
-            assertArrayEquals(new long[] {4, 4, 4, 4}, b.raggedRow("tags.lengths", 0).toLongArray());
+        try (BatchBuffer b = TestRecords.parse(TAGS, example(entry("tags", strings("0123", "4567", "89ab", "cdef"))))) {
+            assertArrayEquals(new long[] {4, 4, 4, 4}, BatchBytes.raggedRow(b, "tags.lengths", 0).toLongArray());
         }
     }
 
@@ -106,17 +108,17 @@ class StringListFeaturesTest {
         byte[] missing = sequenceExample(map(), map());
         byte[] noSteps = sequenceExample(map(), map(entry("words", featureList())));
         byte[] noList = sequenceExample(map(), map(entry("words", featureList(message()))));
-        try (TestBatch b = TestBatch.parse(WORDS, fits, missing, noSteps, noList)) {
-            assertArrayEquals(utf8("HelloWorldü"), b.raggedRow("words", 0).toByteArray());
-            assertArrayEquals(new long[] {5, 5, 2, 0}, b.raggedRow("words.lengths", 0).toLongArray());
-            assertArrayEquals(new long[] {2, 0, 2}, b.raggedRow("words.steps", 0).toLongArray());
+        try (BatchBuffer b = TestRecords.parse(WORDS, fits, missing, noSteps, noList)) {
+            assertArrayEquals(utf8("HelloWorldü"), BatchBytes.raggedRow(b, "words", 0).toByteArray());
+            assertArrayEquals(new long[] {5, 5, 2, 0}, BatchBytes.raggedRow(b, "words.lengths", 0).toLongArray());
+            assertArrayEquals(new long[] {2, 0, 2}, BatchBytes.raggedRow(b, "words.steps", 0).toLongArray());
             assertArrayEquals(new long[] {0, 12, 12, 12, 12}, b.ragged("words").offsets().toLongArray());
             assertArrayEquals(new long[] {0, 4, 4, 4, 4}, b.ragged("words.lengths").offsets().toLongArray());
             // A step without a list holds zero strings, but is a step.
             assertArrayEquals(new long[] {0, 3, 3, 3, 4}, b.ragged("words.steps").offsets().toLongArray());
-            assertArrayEquals(new long[] {0}, b.raggedRow("words.steps", 3).toLongArray());
+            assertArrayEquals(new long[] {0}, BatchBytes.raggedRow(b, "words.steps", 3).toLongArray());
         }
-        CorruptDataException steps = assertThrows(CorruptDataException.class, () -> TestBatch.parse(WORDS, r));
+        CorruptDataException steps = assertThrows(CorruptDataException.class, () -> TestRecords.parse(WORDS, r));
         assertEquals("Key: words. Feature list words has 5 steps, more than maxSteps=3", steps.reason());
     }
 
@@ -124,13 +126,13 @@ class StringListFeaturesTest {
     void bytesStepLimitsAreErrors() {
         byte[] fiveStrings = sequenceExample(map(), map(entry("words", featureList(strings("a", "b"), strings("c", "d", "e")))));
         assertEquals("Key: words. Feature list words has 5 strings, more than maxStringsPerRow=4",
-                assertThrows(CorruptDataException.class, () -> TestBatch.parse(WORDS, fiveStrings)).reason());
+                assertThrows(CorruptDataException.class, () -> TestRecords.parse(WORDS, fiveStrings)).reason());
         byte[] longStrings = sequenceExample(map(), map(entry("words", featureList(strings("0123456789"), strings("0123456")))));
         assertEquals("Key: words. Feature list words holds 17 bytes, more than maxBytesPerRow=16",
-                assertThrows(CorruptDataException.class, () -> TestBatch.parse(WORDS, longStrings)).reason());
+                assertThrows(CorruptDataException.class, () -> TestRecords.parse(WORDS, longStrings)).reason());
         byte[] ints = sequenceExample(map(), map(entry("words", featureList(strings("a"), int64s(1)))));
         assertEquals("Key: words, step 1. Data types don't match: step 1 of feature list words is an int64_list, a UINT8 output"
-                + " reads a bytes_list", assertThrows(CorruptDataException.class, () -> TestBatch.parse(WORDS, ints)).reason());
+                + " reads a bytes_list", assertThrows(CorruptDataException.class, () -> TestRecords.parse(WORDS, ints)).reason());
     }
 
     @Test
@@ -138,20 +140,20 @@ class StringListFeaturesTest {
         byte[] r = sequenceExample(map(), map(entry("clicks", featureList(int64s(1, 2, 3), int64s(), message(), int64s(7)))));
         byte[] fits = sequenceExample(map(), map(entry("clicks", featureList(int64s(1, 2, 3), int64s(), int64s(-1L << 40 | 7)))));
         byte[] missing = sequenceExample(map(), map());
-        try (TestBatch b = TestBatch.parse(CLICKS, fits, missing, fits)) {
-            assertArrayEquals(new int[] {1, 2, 3, 7}, b.raggedRow("clicks", 0).toIntArray());
-            assertArrayEquals(new long[] {3, 0, 1}, b.raggedRow("clicks.steps", 0).toLongArray());
+        try (BatchBuffer b = TestRecords.parse(CLICKS, fits, missing, fits)) {
+            assertArrayEquals(new int[] {1, 2, 3, 7}, BatchBytes.raggedRow(b, "clicks", 0).toIntArray());
+            assertArrayEquals(new long[] {3, 0, 1}, BatchBytes.raggedRow(b, "clicks.steps", 0).toLongArray());
             assertArrayEquals(new long[] {0, 4, 4, 8}, b.ragged("clicks").offsets().toLongArray());
             assertArrayEquals(new long[] {0, 3, 3, 6}, b.ragged("clicks.steps").offsets().toLongArray());
         }
         assertEquals("Key: clicks. Feature list clicks has 4 steps, more than maxSteps=3",
-                assertThrows(CorruptDataException.class, () -> TestBatch.parse(CLICKS, r)).reason());
+                assertThrows(CorruptDataException.class, () -> TestRecords.parse(CLICKS, r)).reason());
         byte[] six = sequenceExample(map(), map(entry("clicks", featureList(int64s(1, 2, 3), int64s(4, 5, 6)))));
         assertEquals("Key: clicks. Feature list clicks has 6 values, more than maxValuesPerRow=5",
-                assertThrows(CorruptDataException.class, () -> TestBatch.parse(CLICKS, six)).reason());
+                assertThrows(CorruptDataException.class, () -> TestRecords.parse(CLICKS, six)).reason());
         byte[] bytes = sequenceExample(map(), map(entry("clicks", featureList(strings("a")))));
         assertEquals("Key: clicks, step 0. Data types don't match: step 0 of feature list clicks is a bytes_list, an INT32 output"
-                + " reads an int64_list", assertThrows(CorruptDataException.class, () -> TestBatch.parse(CLICKS, bytes)).reason());
+                + " reads an int64_list", assertThrows(CorruptDataException.class, () -> TestRecords.parse(CLICKS, bytes)).reason());
     }
 
     @Test
@@ -159,9 +161,9 @@ class StringListFeaturesTest {
         ExampleParser p = ExampleParser.forSequenceExample(List.of(FixedLenFeature.of("n", Shape.of(), DataType.INT64).withDefault(0L)),
                 List.of(VarLenSequenceFeature.of("v", DataType.FLOAT64, 4, 8)));
         byte[] r = sequenceExample(map(), map(entry("v", featureList(floats(0.5f, -2f), floats(), floats(Float.NaN)))));
-        try (TestBatch b = TestBatch.parse(p, r)) {
-            assertArrayEquals(new double[] {0.5, -2, Double.NaN}, b.raggedRow("v", 0).toDoubleArray());
-            assertArrayEquals(new long[] {2, 0, 1}, b.raggedRow("v.steps", 0).toLongArray());
+        try (BatchBuffer b = TestRecords.parse(p, r)) {
+            assertArrayEquals(new double[] {0.5, -2, Double.NaN}, BatchBytes.raggedRow(b, "v", 0).toDoubleArray());
+            assertArrayEquals(new long[] {2, 0, 1}, BatchBytes.raggedRow(b, "v.steps", 0).toLongArray());
         }
     }
 }

@@ -24,7 +24,7 @@ import java.util.zip.DeflaterOutputStream;
 import java.util.zip.GZIPOutputStream;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.DatasetState;
-import org.dataloader4j.core.RecordSlice;
+import org.dataloader4j.core.dataset.RecordSlice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

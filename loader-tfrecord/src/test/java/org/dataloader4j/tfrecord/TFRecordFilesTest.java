@@ -15,9 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.dataloader4j.api.CorruptDataException;
-import org.dataloader4j.core.IndexedRecordDataset;
-import org.dataloader4j.core.RecordIndex;
-import org.dataloader4j.core.RecordSlice;
+import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.files.IndexedRecordDataset;
+import org.dataloader4j.core.files.RecordIndex;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.PartWriter;
@@ -56,7 +56,7 @@ class TFRecordFilesTest {
 
     private static void assertSameAsSequential(List<Path> files, Path indexDir) {
         try (TFRecordDataset seq = new TFRecordDataset(files, 1, false, SEED, Compression.NONE, true);
-             IndexedRecordDataset idx = TFRecordFiles.open(files, 1, true, indexDir)) {
+             IndexedRecordDataset idx = (IndexedRecordDataset) TFRecordFiles.open(files, 1, true, indexDir)) {
             List<RecordSlice> expected = drain(seq);
             assertEquals(expected.size(), idx.size());
             for (int i = 0; i < expected.size(); i++) {
@@ -75,14 +75,14 @@ class TFRecordFilesTest {
     void theIndexFindsWhatTheSequentialDatasetReadsIncludingEmptyRecords() throws IOException {
         List<Path> files = write("parts", 3, 50, Compression.NONE);
         assertSameAsSequential(files, null);
-        try (IndexedRecordDataset idx = TFRecordFiles.open(files, 1, true, null)) {
+        try (IndexedRecordDataset idx = (IndexedRecordDataset) TFRecordFiles.open(files, 1, true, null)) {
             assertTrue(idx.index(0).fromSidecar());
             // Written record 3 is the second of part 0 (records go round-robin).
             assertEquals(0, idx.at(1).payload().byteSize());
             assertThrows(IndexOutOfBoundsException.class, () -> idx.at(50));
         }
         // An index built without CRC checks is not reused by a checked scan, nor the other way.
-        try (IndexedRecordDataset idx = TFRecordFiles.open(files, 1, false, null)) {
+        try (IndexedRecordDataset idx = (IndexedRecordDataset) TFRecordFiles.open(files, 1, false, null)) {
             assertFalse(idx.index(0).fromSidecar());
         }
     }
@@ -103,7 +103,7 @@ class TFRecordFilesTest {
         assertEquals(1, e.record());
         assertEquals(second, e.offset());
         assertFalse(Files.exists(RecordIndex.sidecarFor(file, null)));
-        try (IndexedRecordDataset idx = TFRecordFiles.open(List.of(file), 1, false, null)) {
+        try (IndexedRecordDataset idx = (IndexedRecordDataset) TFRecordFiles.open(List.of(file), 1, false, null)) {
             assertEquals(5, idx.size());
         }
     }
@@ -136,7 +136,7 @@ class TFRecordFilesTest {
         ExpectedRecords expected = ExpectedRecords.load(file);
         assumeTrue("none".equals(expected.summary().compression()), file + " is compressed");
         // Never write beside the shared test data.
-        try (IndexedRecordDataset idx = TFRecordFiles.open(List.of(path), 1, true, dir)) {
+        try (IndexedRecordDataset idx = (IndexedRecordDataset) TFRecordFiles.open(List.of(path), 1, true, dir)) {
             assertEquals(expected.summary().records(), idx.size());
             if (expected.hasFrames()) {
                 for (ExpectedRecords.Frame f : expected.frames()) {

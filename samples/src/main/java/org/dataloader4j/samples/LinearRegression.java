@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import org.dataloader4j.api.Batch;
-import org.dataloader4j.core.PartFiles;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.mini.MiniReader;
 
@@ -154,7 +153,8 @@ public final class LinearRegression {
         return new Fit(w, b, losses);
     }
 
+    /** OneFlow's name of part {@code part}: {@code part-} and the index zero-padded to {@value #SUFFIX_LENGTH} digits. */
     private static String partName(int part) {
-        return PartFiles.partName(PartFiles.DEFAULT_PREFIX, SUFFIX_LENGTH, part);
+        return String.format(Locale.ROOT, "part-%0" + SUFFIX_LENGTH + "d", part);
     }
 }

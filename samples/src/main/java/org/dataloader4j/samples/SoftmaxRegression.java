@@ -11,7 +11,6 @@ import java.util.Random;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
-import org.dataloader4j.core.PartFiles;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.format.Features;
 import org.dataloader4j.format.PartWriter;
@@ -122,7 +121,8 @@ public final class SoftmaxRegression {
         Model model = new Model();
         List<Epoch> results = new ArrayList<>();
         Stats stats = new Stats();
-        try (DataReader reader = reader(PartFiles.oneflow(dir, PartWriter.PREFIX, PartWriter.SUFFIX_LENGTH, parts), epochs, seed)) {
+        try (DataReader reader = reader(OFRecordReader.builder().dataDir(dir).dataPartNum(parts)
+                .partNamePrefix(PartWriter.PREFIX).partNameSuffixLength(PartWriter.SUFFIX_LENGTH), epochs, seed)) {
             for (Batch batch : reader) {
                 if (batch.epoch() != stats.epoch) {
                     results.add(stats.finish(listener));
@@ -143,8 +143,11 @@ public final class SoftmaxRegression {
      * {@code epochs} epochs. The caller closes it.
      */
     public static DataReader reader(List<Path> files, int epochs, long seed) {
-        return OFRecordReader.builder()
-                .files(files)
+        return reader(OFRecordReader.builder().files(files), epochs, seed);
+    }
+
+    private static DataReader reader(OFRecordReader.Builder files, int epochs, long seed) {
+        return files
                 .batchSize(BATCH_SIZE).randomShuffle(true).shuffleBufferSize(1024).seed(seed)
                 .epochs(epochs).shuffleAfterEpoch(true)
                 .decoder(OFRecordRawDecoder.of("images", Shape.of(PIXELS), DataType.FLOAT32))

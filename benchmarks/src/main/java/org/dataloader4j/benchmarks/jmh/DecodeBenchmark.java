@@ -11,8 +11,8 @@ import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.benchmarks.ProtobufBatch;
 import org.dataloader4j.benchmarks.SyntheticRecords;
-import org.dataloader4j.core.RecordSlice;
-import org.dataloader4j.core.testing.TestBatch;
+import org.dataloader4j.core.batch.BatchBuffer;
+import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.format.proto.OFRecord;
 import org.dataloader4j.format.tf.Example;
 import org.dataloader4j.ofrecord.OFRecordParser;
@@ -54,7 +54,7 @@ public class DecodeBenchmark {
     private Arena arena;
     private List<RecordSlice> slices;
     private Parser<RecordSlice> parser;
-    private TestBatch batch;
+    private BatchBuffer batch;
     private ProtobufBatch arrays;
 
     /** Draws the records, copies them off-heap and parses them once. */
@@ -80,7 +80,7 @@ public class DecodeBenchmark {
                         .map(c -> OFRecordRawDecoder.of(c.name(), Shape.of(c.width()), c.type())).toList());
         // Parsed once from the same off-heap slices the benchmark reads: a first parse of heap
         // copies would leave a second segment class in the JIT's profile of every read.
-        batch = TestBatch.of(parser.outputs(BATCH), BATCH);
+        batch = BatchBuffer.of(parser.outputs(BATCH), BATCH);
         parser.parse(slices, batch, ParallelLoop.sequential());
         arrays = new ProtobufBatch(kind.columns(), BATCH);
     }
@@ -94,7 +94,7 @@ public class DecodeBenchmark {
 
     /** dataloader4j's parser, sequential. */
     @Benchmark
-    public TestBatch dataloader4j() {
+    public BatchBuffer dataloader4j() {
         parser.parse(slices, batch, ParallelLoop.sequential());
         return batch;
     }

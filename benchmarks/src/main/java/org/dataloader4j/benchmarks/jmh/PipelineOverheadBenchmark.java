@@ -5,17 +5,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.benchmarks.CompareDataset;
 import org.dataloader4j.benchmarks.DataFiles;
-import org.dataloader4j.core.BatchDataset;
-import org.dataloader4j.core.RandomShuffleDataset;
-import org.dataloader4j.core.RecordSlice;
+import org.dataloader4j.core.batch.BatchBuffer;
+import org.dataloader4j.core.dataset.BatchDataset;
+import org.dataloader4j.core.dataset.RandomShuffleDataset;
+import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.reader.DataReader;
-import org.dataloader4j.core.testing.TestBatch;
 import org.dataloader4j.ofrecord.OFRecordDataset;
 import org.dataloader4j.ofrecord.OFRecordDecoder;
 import org.dataloader4j.ofrecord.OFRecordParser;
@@ -66,7 +65,7 @@ public class PipelineOverheadBenchmark {
 
     private Dataset<RecordSlice> stack;
     private OFRecordParser parser;
-    private TestBatch batch;
+    private BatchBuffer batch;
     private final List<RecordSlice> samples = new ArrayList<>(BATCH);
     private DataReader reader;
 
@@ -81,7 +80,7 @@ public class PipelineOverheadBenchmark {
             stack = new BatchDataset<>(new RandomShuffleDataset<>(
                     new OFRecordDataset(data.files(), Dataset.FOREVER, false, SEED), SHUFFLE_BUFFER, SEED), BATCH, false);
             parser = new OFRecordParser(decoders);
-            batch = TestBatch.of(parser.outputs(BATCH), BATCH);
+            batch = BatchBuffer.of(parser.outputs(BATCH), BATCH);
             return;
         }
         OFRecordReader.Builder b = OFRecordReader.builder();

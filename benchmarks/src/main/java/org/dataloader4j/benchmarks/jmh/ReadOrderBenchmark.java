@@ -9,10 +9,10 @@ import java.util.stream.IntStream;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.benchmarks.SyntheticRecords;
-import org.dataloader4j.core.ListDataset;
-import org.dataloader4j.core.RandomShuffleDataset;
-import org.dataloader4j.core.RecordSlice;
-import org.dataloader4j.core.testing.TestBatch;
+import org.dataloader4j.core.batch.BatchBuffer;
+import org.dataloader4j.core.dataset.ListDataset;
+import org.dataloader4j.core.dataset.RandomShuffleDataset;
+import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.ofrecord.OFRecordParser;
 import org.dataloader4j.ofrecord.OFRecordRawDecoder;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -23,8 +23,8 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * What the shuffle's order costs a reader, per record: OFRecords laid out one after another in
@@ -81,7 +81,7 @@ public class ReadOrderBenchmark {
     private MemorySegment rows;
     private long rowBytes;
     private OFRecordParser parser;
-    private TestBatch batch;
+    private BatchBuffer batch;
 
     /** Lays the records out, orders them and parses one batch. */
     @Setup
@@ -113,7 +113,7 @@ public class ReadOrderBenchmark {
         rows = arena.allocate(BATCH * rowBytes, 64);
         parser = new OFRecordParser(kind.columns().stream()
                 .map(c -> OFRecordRawDecoder.of(c.name(), Shape.of(c.width()), c.type())).toList());
-        batch = TestBatch.of(parser.outputs(BATCH), BATCH);
+        batch = BatchBuffer.of(parser.outputs(BATCH), BATCH);
         parser.parse(ordered.subList(0, BATCH), batch, ParallelLoop.sequential());
     }
 

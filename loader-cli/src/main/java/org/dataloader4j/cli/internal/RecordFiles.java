@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.dataloader4j.core.RecordIndex;
+import org.dataloader4j.core.files.RecordIndex;
 
 /**
  * The record files named on a command line: a file is itself, a folder is every regular file

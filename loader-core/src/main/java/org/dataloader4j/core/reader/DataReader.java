@@ -18,6 +18,7 @@ import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.TensorSpec;
+import org.dataloader4j.core.batch.OutputSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +69,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
                            Consumer<String> watchdogReport, LongSupplier corruptSkipped) {
         this.options = options;
         this.dataset = dataset;
-        List<TensorSpec> specs = checkedOutputs(parser, options.batchSize());
+        List<TensorSpec> specs = OutputSet.specsOf(parser, options.batchSize());
         long bytesPerSlot = 0;
         for (TensorSpec spec : specs) {
             bytesPerSlot = Math.addExact(bytesPerSlot, spec.byteSize());
@@ -90,21 +91,6 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
         }
         LOG.debug("reader {} started: {} slots of {} bytes, {} parse threads",
                 options.name(), options.ringSize(), bytesPerSlot, options.parseThreads());
-    }
-
-    static List<TensorSpec> checkedOutputs(Parser<?> parser, int batchSize) {
-        List<TensorSpec> specs = List.copyOf(parser.outputs(batchSize));
-        Set<String> names = new HashSet<>();
-        for (TensorSpec spec : specs) {
-            if (!names.add(spec.name())) {
-                throw new IllegalArgumentException("parser declares output " + spec.name() + " twice");
-            }
-            if (spec.shape().dim(0) != batchSize) {
-                throw new IllegalArgumentException("output " + spec.name() + " must have batchSize=" + batchSize
-                        + " rows, has shape " + spec.shape());
-            }
-        }
-        return specs;
     }
 
     /** A builder for a reader that parses {@code dataset}'s samples with {@code parser}. */

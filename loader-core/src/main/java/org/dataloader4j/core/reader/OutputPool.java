@@ -3,6 +3,7 @@ package org.dataloader4j.core.reader;
 import java.lang.foreign.Arena;
 import java.util.List;
 import org.dataloader4j.api.TensorSpec;
+import org.dataloader4j.core.batch.OutputSet;
 
 /**
  * The ring's tensor memory: one set of outputs per slot, allocated when the reader is built, and
@@ -21,14 +22,14 @@ import org.dataloader4j.api.TensorSpec;
  * the consumer gives back, both under this pool's lock, once per batch.
  */
 final class OutputPool {
-    private final Slot.Output[][] free;
+    private final OutputSet[] free;
     private int count;
 
     /** {@code sets} sets of outputs for {@code specs}, from {@code arena}. */
     OutputPool(List<TensorSpec> specs, Arena arena, int sets) {
-        free = new Slot.Output[sets][];
+        free = new OutputSet[sets];
         for (int i = 0; i < sets; i++) {
-            free[i] = Slot.allocate(specs, arena);
+            free[i] = OutputSet.allocate(specs, arena);
         }
         count = sets;
     }
@@ -38,17 +39,17 @@ final class OutputPool {
      *
      * @throws IllegalStateException if every set is out, which the ring's capacity rules out
      */
-    synchronized Slot.Output[] take() {
+    synchronized OutputSet take() {
         if (count == 0) {
             throw new IllegalStateException("every output set of the ring is in use");
         }
-        Slot.Output[] set = free[--count];
+        OutputSet set = free[--count];
         free[count] = null;
         return set;
     }
 
     /** Gives {@code set} back; the next {@link #take()} returns it. */
-    synchronized void give(Slot.Output[] set) {
+    synchronized void give(OutputSet set) {
         free[count++] = set;
     }
 }

@@ -2,7 +2,7 @@ package org.dataloader4j.core.reader;
 
 import java.time.Duration;
 import java.util.Objects;
-import org.dataloader4j.core.Checks;
+import org.dataloader4j.core.dataset.Checks;
 
 /**
  * The settings of a {@link DataReader}; made by {@link DataReader.Builder}.

@@ -1,11 +1,8 @@
 package org.dataloader4j.core.reader;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.List;
-import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.DatasetState;
-import org.dataloader4j.api.TensorSpec;
+import org.dataloader4j.core.batch.OutputSet;
 
 /**
  * One entry of the ring: a batch's samples and where they came from (written by the load
@@ -17,12 +14,8 @@ import org.dataloader4j.api.TensorSpec;
  * sequence → consumer → consumer sequence → load thread.
  */
 final class Slot {
-    /** Memory of one output: values, and for a ragged output the row offsets. */
-    record Output(TensorSpec spec, MemorySegment values, MemorySegment offsets) {
-    }
-
     /** The tensors of the batch in this slot: none until the parse stage takes a set. */
-    Output[] outputs;
+    OutputSet outputs;
 
     long index;
     int rows;
@@ -40,27 +33,6 @@ final class Slot {
 
     /** A ring slot: its tensors come from the pool when its batch is parsed. */
     Slot() {
-    }
-
-    /** A slot with tensors of its own, allocated from {@code arena}. */
-    Slot(List<TensorSpec> specs, Arena arena) {
-        outputs = allocate(specs, arena);
-    }
-
-    /** One set of outputs for {@code specs}, from {@code arena}, 64-byte aligned. */
-    static Output[] allocate(List<TensorSpec> specs, Arena arena) {
-        Output[] outputs = new Output[specs.size()];
-        for (int i = 0; i < outputs.length; i++) {
-            TensorSpec spec = specs.get(i);
-            if (spec.isRagged()) {
-                long valueBytes = spec.valueCapacity() * spec.dataType().byteSize();
-                long offsetBytes = (spec.shape().dim(0) + 1) * DataType.INT64.byteSize();
-                outputs[i] = new Output(spec, arena.allocate(valueBytes, 64), arena.allocate(offsetBytes, 64));
-            } else {
-                outputs[i] = new Output(spec, arena.allocate(spec.byteSize(), 64), null);
-            }
-        }
-        return outputs;
     }
 
     void load(long index, List<?> samples, DatasetState checkpoint, int sinceCheckpoint, long epoch, boolean end,

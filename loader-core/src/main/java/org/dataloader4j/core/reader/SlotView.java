@@ -1,14 +1,11 @@
 package org.dataloader4j.core.reader;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.dataloader4j.api.Batch;
-import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Lease;
 import org.dataloader4j.api.RaggedTensor;
-import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.Tensor;
+import org.dataloader4j.core.batch.OutputSet;
 
 /**
  * A {@link Batch} over one slot at one generation: the parser's view while it fills the slot,
@@ -18,11 +15,12 @@ import org.dataloader4j.api.Tensor;
 final class SlotView implements Batch, Lease {
     private final Slot slot;
     /** The slot's tensors when the view was made: they go back to the pool on release. */
-    private final Slot.Output[] outputs;
+    private final OutputSet outputs;
     private final long generation;
     private final int size;
     private final int capacity;
     private final Runnable release;
+    /** Each output's view, made on first use. */
     private final Object[] views;
 
     /** A view of {@code size} rows; {@code release} (may be null) is run by {@link #close()}. */
@@ -33,7 +31,7 @@ final class SlotView implements Batch, Lease {
         this.size = size;
         this.capacity = capacity;
         this.release = release;
-        this.views = new Object[outputs.length];
+        this.views = new Object[outputs.size()];
     }
 
     @Override
@@ -71,46 +69,27 @@ final class SlotView implements Batch, Lease {
     @Override
     public List<String> names() {
         check();
-        List<String> names = new ArrayList<>(outputs.length);
-        for (Slot.Output o : outputs) {
-            names.add(o.spec().name());
-        }
-        return Collections.unmodifiableList(names);
+        return outputs.names();
     }
 
     @Override
     public Tensor tensor(String name) {
-        int i = find(name, false);
+        check();
+        int i = outputs.indexOf(name, false);
         if (views[i] == null) {
-            Slot.Output o = outputs[i];
-            views[i] = Tensor.of(name, o.values(), o.spec().shape().withRows(size), o.spec().dataType(), this);
+            views[i] = outputs.tensor(i, size, this);
         }
         return (Tensor) views[i];
     }
 
     @Override
     public RaggedTensor ragged(String name) {
-        int i = find(name, true);
+        check();
+        int i = outputs.indexOf(name, true);
         if (views[i] == null) {
-            Slot.Output o = outputs[i];
-            Tensor values = Tensor.of(name, o.values(), Shape.of(o.spec().valueCapacity()), o.spec().dataType(), this);
-            Tensor offsets = Tensor.of(name + ".offsets", o.offsets(), Shape.of(size + 1L), DataType.INT64, this);
-            views[i] = new RaggedTensor(name, values, offsets);
+            views[i] = outputs.ragged(i, size, this);
         }
         return (RaggedTensor) views[i];
-    }
-
-    private int find(String name, boolean ragged) {
-        check();
-        for (int i = 0; i < outputs.length; i++) {
-            if (outputs[i].spec().name().equals(name)) {
-                if (outputs[i].spec().isRagged() != ragged) {
-                    throw new IllegalArgumentException(name + " is " + (ragged ? "dense: use tensor()" : "ragged: use ragged()"));
-                }
-                return i;
-            }
-        }
-        throw new IllegalArgumentException("no output named " + name + "; outputs: " + names());
     }
 
     @Override

@@ -31,10 +31,11 @@ import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.Tensor;
 import org.dataloader4j.api.TensorSpec;
-import org.dataloader4j.core.BatchDataset;
-import org.dataloader4j.core.GroupBatchDataset;
-import org.dataloader4j.core.ListDataset;
-import org.dataloader4j.core.RandomShuffleDataset;
+import org.dataloader4j.core.batch.BatchBuffer;
+import org.dataloader4j.core.dataset.BatchDataset;
+import org.dataloader4j.core.dataset.GroupBatchDataset;
+import org.dataloader4j.core.dataset.ListDataset;
+import org.dataloader4j.core.dataset.RandomShuffleDataset;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -67,13 +68,10 @@ class DataReaderTest {
     private static List<IntParser.Rows> reference(Supplier<Dataset<Integer>> stack) {
         List<IntParser.Rows> out = new ArrayList<>();
         IntParser parser = new IntParser();
-        try (Arena arena = Arena.ofConfined(); Dataset<Integer> ds = stack.get()) {
-            Slot slot = new Slot(parser.outputs(BATCH), arena);
+        try (BatchBuffer batch = BatchBuffer.of(parser, BATCH); Dataset<Integer> ds = stack.get()) {
             for (List<Integer> samples = ds.next(); !samples.isEmpty(); samples = ds.next()) {
-                slot.load(out.size(), samples, null, 0, ds.epoch(), false, null);
-                SlotView view = new SlotView(slot, samples.size(), BATCH, null);
-                parser.parse(samples, view, ParallelLoop.sequential());
-                out.add(IntParser.Rows.of(view));
+                IntParser.Rows rows = IntParser.Rows.of(batch.parse(parser, samples));
+                out.add(new IntParser.Rows(rows.id(), rows.features(), rows.offsets(), rows.tokens(), ds.epoch()));
             }
         }
         return out;

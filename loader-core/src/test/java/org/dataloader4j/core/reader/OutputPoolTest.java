@@ -6,9 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.dataloader4j.api.Lease;
+import org.dataloader4j.api.RaggedTensor;
+import org.dataloader4j.api.TensorSpec;
+import org.dataloader4j.core.batch.OutputSet;
 import org.junit.jupiter.api.Test;
 
 class OutputPoolTest {
@@ -18,8 +23,8 @@ class OutputPoolTest {
     void handsOutTheSetGivenBackLast() {
         try (Arena arena = Arena.ofConfined()) {
             OutputPool pool = new OutputPool(parser.outputs(4), arena, 3);
-            Slot.Output[] a = pool.take();
-            Slot.Output[] b = pool.take();
+            OutputSet a = pool.take();
+            OutputSet b = pool.take();
 
             pool.give(a);
             assertSame(a, pool.take());
@@ -35,15 +40,23 @@ class OutputPoolTest {
         try (Arena arena = Arena.ofConfined()) {
             OutputPool pool = new OutputPool(parser.outputs(4), arena, 3);
             Set<Long> addresses = new HashSet<>();
+            List<TensorSpec> specs = parser.outputs(4);
             for (int i = 0; i < 3; i++) {
-                Slot.Output[] set = pool.take();
-                assertEquals(parser.outputs(4), List.of(set).stream().map(Slot.Output::spec).toList());
-                for (Slot.Output o : set) {
-                    assertEquals(o.spec().isRagged() ? o.spec().valueCapacity() * o.spec().dataType().byteSize() : o.spec().byteSize(), o.values().byteSize());
-                    addresses.add(o.values().address());
-                    if (o.offsets() != null) {
-                        assertNotEquals(o.values().address(), o.offsets().address());
-                        addresses.add(o.offsets().address());
+                OutputSet set = pool.take();
+                assertEquals(specs.stream().map(TensorSpec::name).toList(), set.names());
+                for (int o = 0; o < set.size(); o++) {
+                    TensorSpec spec = specs.get(o);
+                    if (spec.isRagged()) {
+                        RaggedTensor t = set.ragged(o, 4, Lease.PERMANENT);
+                        assertEquals(spec.valueCapacity() * spec.dataType().byteSize(), t.values().segment().byteSize());
+                        assertEquals(5 * Long.BYTES, t.offsets().segment().byteSize());
+                        assertNotEquals(t.values().segment().address(), t.offsets().segment().address());
+                        addresses.add(t.values().segment().address());
+                        addresses.add(t.offsets().segment().address());
+                    } else {
+                        MemorySegment values = set.tensor(o, 4, Lease.PERMANENT).segment();
+                        assertEquals(spec.byteSize(), values.byteSize());
+                        addresses.add(values.address());
                     }
                 }
             }

@@ -18,8 +18,8 @@ import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.Tensor;
 import org.dataloader4j.api.TensorSpec;
-import org.dataloader4j.core.BatchDataset;
-import org.dataloader4j.core.ListDataset;
+import org.dataloader4j.core.dataset.BatchDataset;
+import org.dataloader4j.core.dataset.ListDataset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -10,7 +10,8 @@ import java.util.function.Consumer;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Parser;
-import org.dataloader4j.core.RecordSlice;
+import org.dataloader4j.core.batch.BatchBuffer;
+import org.dataloader4j.core.dataset.RecordSlice;
 
 /** Checks of a record parser on arbitrary records, for the parsers' differential and fuzz tests. */
 public final class ParserChecks {
@@ -27,9 +28,9 @@ public final class ParserChecks {
      * 2^31 or more. Returns whether the parser read it.
      */
     public static boolean agreesWithOracle(Parser<RecordSlice> parser, byte[] bytes, boolean oracleParses, boolean fits,
-                                           Consumer<TestBatch> checkRow) {
-        try (TestBatch batch = TestBatch.of(parser, 1)) {
-            batch.parse(parser, ParallelLoop.sequential(), List.of(bytes));
+                                           Consumer<BatchBuffer> checkRow) {
+        try (BatchBuffer batch = BatchBuffer.of(parser, 1)) {
+            TestRecords.parse(batch, parser, ParallelLoop.sequential(), List.of(bytes));
             if (oracleParses) {
                 assertTrue(fits, "parsed a record the oracle rejects");
                 checkRow.accept(batch);
@@ -54,16 +55,16 @@ public final class ParserChecks {
      * writes into another's row, however long its lists).
      */
     public static void eachRowIsItsRecordAlone(Parser<RecordSlice> parser, List<byte[]> records) {
-        try (TestBatch zeros = TestBatch.of(parser, records.size()).poison(0x00);
-             TestBatch ones = TestBatch.of(parser, records.size()).poison(0xFF)) {
-            zeros.parse(parser, ParallelLoop.sequential(), records);
-            ones.parse(parser, ParallelLoop.sequential(), records);
+        try (BatchBuffer zeros = BatchBuffer.of(parser, records.size()).fill(0x00);
+             BatchBuffer ones = BatchBuffer.of(parser, records.size()).fill(0xFF)) {
+            TestRecords.parse(zeros, parser, ParallelLoop.sequential(), records);
+            TestRecords.parse(ones, parser, ParallelLoop.sequential(), records);
             assertEquals(records.size(), zeros.size());
-            assertArrayEquals(zeros.written(), ones.written(), "rows are written whole, whatever the memory held");
+            assertArrayEquals(BatchBytes.written(zeros), BatchBytes.written(ones), "rows are written whole, whatever the memory held");
             for (int row = 0; row < records.size(); row++) {
-                try (TestBatch alone = TestBatch.parse(parser, records.get(row))) {
+                try (BatchBuffer alone = TestRecords.parse(parser, records.get(row))) {
                     for (String name : alone.names()) {
-                        assertArrayEquals(alone.rowBytes(name, 0), zeros.rowBytes(name, row), "row " + row + " of " + name);
+                        assertArrayEquals(BatchBytes.rowBytes(alone, name, 0), BatchBytes.rowBytes(zeros, name, row), "row " + row + " of " + name);
                     }
                 }
             }

@@ -5,10 +5,10 @@ import java.util.List;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.ParallelLoop;
-import org.dataloader4j.core.RecordSlice;
-import org.dataloader4j.core.features.BatchOutputs;
-import org.dataloader4j.core.features.MapScanner;
-import org.dataloader4j.core.features.TwoPassParse;
+import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.decode.BatchOutputs;
+import org.dataloader4j.core.decode.TwoPassParse;
+import org.dataloader4j.core.wire.MapScanner;
 
 /**
  * The OFRecord side of {@code OFRecordParser.parse}: its columns and the scanner of their keys,

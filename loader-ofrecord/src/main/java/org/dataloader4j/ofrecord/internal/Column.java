@@ -1,7 +1,7 @@
 package org.dataloader4j.ofrecord.internal;
 
 import org.dataloader4j.api.DataType;
-import org.dataloader4j.core.features.OutputColumn;
+import org.dataloader4j.core.decode.OutputColumn;
 import org.dataloader4j.ofrecord.OFRecordBytesDecoder;
 import org.dataloader4j.ofrecord.OFRecordDecoder;
 import org.dataloader4j.ofrecord.OFRecordRawDecoder;

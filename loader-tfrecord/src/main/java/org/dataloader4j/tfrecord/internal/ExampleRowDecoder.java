@@ -1,19 +1,19 @@
 package org.dataloader4j.tfrecord.internal;
 
-import static org.dataloader4j.core.features.RecordErrors.corrupt;
+import static org.dataloader4j.core.decode.RecordErrors.corrupt;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.List;
-import org.dataloader4j.core.RecordSlice;
-import org.dataloader4j.core.features.BatchOutputs;
-import org.dataloader4j.core.features.FeatureSchema;
-import org.dataloader4j.core.features.FeatureView;
-import org.dataloader4j.core.features.ListKind;
-import org.dataloader4j.core.features.RecordLayout;
-import org.dataloader4j.core.features.TwoPassParse;
-import org.dataloader4j.core.features.ValueCopier;
+import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.decode.BatchOutputs;
+import org.dataloader4j.core.decode.TwoPassParse;
+import org.dataloader4j.core.decode.ValueCopier;
+import org.dataloader4j.core.decode.fast.RecordLayout;
+import org.dataloader4j.core.wire.FeatureSchema;
+import org.dataloader4j.core.wire.FeatureView;
+import org.dataloader4j.core.wire.ListKind;
 import org.dataloader4j.core.wire.WireFormatException;
 import org.dataloader4j.core.wire.WireReader;
 import org.dataloader4j.tfrecord.internal.FeatureColumn.Role;

@@ -1,7 +1,7 @@
 package org.dataloader4j.tfrecord.internal;
 
 import java.util.Arrays;
-import org.dataloader4j.core.features.FeatureView;
+import org.dataloader4j.core.wire.FeatureView;
 import org.dataloader4j.core.wire.WireFormatException;
 import org.dataloader4j.core.wire.WireReader;
 

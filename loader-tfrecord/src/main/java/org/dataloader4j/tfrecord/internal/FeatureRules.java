@@ -1,11 +1,11 @@
 package org.dataloader4j.tfrecord.internal;
 
-import static org.dataloader4j.core.features.RecordErrors.corrupt;
+import static org.dataloader4j.core.decode.RecordErrors.corrupt;
 
 import org.dataloader4j.api.CorruptDataException;
-import org.dataloader4j.core.RecordSlice;
-import org.dataloader4j.core.features.FeatureView;
-import org.dataloader4j.core.features.ListKind;
+import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.wire.FeatureView;
+import org.dataloader4j.core.wire.ListKind;
 import org.dataloader4j.core.wire.WireReader;
 import org.dataloader4j.tfrecord.internal.FeatureColumn.Role;
 

@@ -2,7 +2,7 @@ package org.dataloader4j.tfrecord.internal;
 
 import java.util.Arrays;
 import java.util.List;
-import org.dataloader4j.core.features.MapScanner;
+import org.dataloader4j.core.wire.MapScanner;
 import org.dataloader4j.core.wire.WireReader;
 
 /**

@@ -1,0 +1,111 @@
+package org.dataloader4j.core.dataset;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.dataloader4j.api.Dataset;
+import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.api.SampleLocator;
+
+/**
+ * Groups the samples of the dataset it wraps into batches of {@code batchSize}: OneFlow's
+ * {@code BatchDataset}. At the end of the data a partial batch is either dropped or delivered
+ * with fewer rows ({@code Batch.size() < capacity}).
+ *
+ * <p>The wrapped dataset must yield one sample per {@code next()}, as readers of formats and
+ * {@link RandomShuffleDataset} do. Single-threaded.
+ *
+ * @param <T> the sample type
+ */
+public final class BatchDataset<T> implements Dataset<T> {
+    static final String KIND = "batch";
+
+    private final Dataset<T> upstream;
+    private final int batchSize;
+    private final boolean dropRemainder;
+    private boolean ended;
+
+    /**
+     * Batches of {@code batchSize} samples of {@code upstream}; with {@code dropRemainder} a
+     * partial last batch is dropped, otherwise delivered.
+     *
+     * @throws IllegalArgumentException if {@code batchSize < 1}
+     */
+    public BatchDataset(Dataset<T> upstream, int batchSize, boolean dropRemainder) {
+        this.upstream = Objects.requireNonNull(upstream, "upstream");
+        this.batchSize = Checks.positive("batchSize", batchSize);
+        this.dropRemainder = dropRemainder;
+    }
+
+    /** The number of samples in a full batch. */
+    public int batchSize() {
+        return batchSize;
+    }
+
+    @Override
+    public List<T> next() {
+        List<T> batch = new ArrayList<>(batchSize);
+        nextInto(batch);
+        return batch;
+    }
+
+    /** Adds the next batch's samples to {@code out}, without a list of the batch's own. */
+    @Override
+    public int nextInto(List<? super T> out) {
+        if (ended) {
+            return 0;
+        }
+        int first = out.size();
+        for (int taken = 0; taken < batchSize; taken++) {
+            int n = upstream.nextInto(out);
+            if (n == 0) {
+                ended = true;
+                if (dropRemainder) {
+                    out.subList(first, out.size()).clear();
+                    return 0;
+                }
+                return taken;
+            }
+            if (n != 1) {
+                throw new IllegalStateException("BatchDataset needs a dataset that yields one sample per next(), got "
+                        + n + " from " + upstream.getClass().getName());
+            }
+        }
+        return batchSize;
+    }
+
+    /** The wrapped dataset's state: a batch is taken whole, so nothing is pending between calls. */
+    @Override
+    public DatasetState state() {
+        return DatasetState.of(KIND, upstream.state()).with("ended", ended ? 1 : 0);
+    }
+
+    @Override
+    public void restore(DatasetState state) {
+        state.expect(KIND);
+        upstream.restore(state.requireUpstream());
+        ended = state.field("ended") != 0;
+    }
+
+    @Override
+    public long epoch() {
+        return upstream.epoch();
+    }
+
+    @Override
+    public Optional<SampleLocator<T>> locator() {
+        return upstream.locator();
+    }
+
+    /** Hands the samples back to the dataset this one wraps: every sample here came from it, once. */
+    @Override
+    public void recycle(List<? extends T> samples) {
+        upstream.recycle(samples);
+    }
+
+    @Override
+    public void close() {
+        upstream.close();
+    }
+}

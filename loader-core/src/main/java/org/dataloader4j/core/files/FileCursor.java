@@ -1,0 +1,159 @@
+package org.dataloader4j.core.files;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.IntStream;
+import java.util.zip.CRC32C;
+import org.dataloader4j.api.Dataset;
+import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.core.dataset.Checks;
+
+/**
+ * Where a reader of files stands: the epoch, the file (in that epoch's order), the byte offset
+ * in it and the index of the next record there. Readers of every format keep one, so they
+ * share the epoch and file-order rules and the state they save.
+ *
+ * <p>With {@code shuffleAfterEpoch}, epochs after the first read the files in an order drawn
+ * from {@code seed + epoch} ({@link FileOrder}). The state records the seed, so a restored
+ * cursor reads the same orders whatever seed it was built with. It also records a fingerprint of
+ * the files' names in their order, so that a state taken over other files (another rank's share
+ * of part files, another world size, another dataset) is refused rather than read at offsets
+ * that mean nothing there. Single-threaded.
+ */
+public final class FileCursor {
+    private final List<Path> files;
+    private final long epochs;
+    private final boolean shuffleAfterEpoch;
+    private final List<Integer> naturalOrder;
+    private final long fingerprint;
+    private long seed;
+
+    private List<Integer> order;
+    private long epoch;
+    private int position;
+    private long offset;
+    private long record;
+    private boolean ended;
+
+    /**
+     * A cursor at the start of {@code files}, for {@code epochs} epochs or {@link Dataset#FOREVER}.
+     *
+     * @throws IllegalArgumentException if there are no files or {@code epochs} is out of range
+     */
+    public FileCursor(List<Path> files, long epochs, boolean shuffleAfterEpoch, long seed) {
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException("a dataset needs at least one file");
+        }
+        this.files = List.copyOf(files);
+        this.epochs = Checks.epochs(epochs);
+        this.shuffleAfterEpoch = shuffleAfterEpoch;
+        this.seed = seed;
+        this.naturalOrder = IntStream.range(0, files.size()).boxed().toList();
+        this.order = naturalOrder;
+        CRC32C names = new CRC32C();
+        for (Path file : this.files) {
+            Path name = file.getFileName();
+            names.update((name == null ? file : name).toString().getBytes(StandardCharsets.UTF_8));
+            names.update('/');
+        }
+        this.fingerprint = (long) this.files.size() << 32 | names.getValue();
+    }
+
+    /** The files, in the order given. */
+    public List<Path> files() {
+        return files;
+    }
+
+    /** Whether every epoch has been read. */
+    public boolean ended() {
+        return ended;
+    }
+
+    /** The index, in {@link #files()}, of the file being read. */
+    public int fileIndex() {
+        return order.get(position);
+    }
+
+    /** The file being read. */
+    public Path file() {
+        return files.get(fileIndex());
+    }
+
+    /** The byte offset of the next record in the current file. */
+    public long offset() {
+        return offset;
+    }
+
+    /** The index of the next record in the current file. */
+    public long record() {
+        return record;
+    }
+
+    /** The epoch, counted from 0. */
+    public long epoch() {
+        return epoch;
+    }
+
+    /** Moves past one record of {@code bytes} bytes in the current file. */
+    public void advance(long bytes) {
+        offset += bytes;
+        record++;
+    }
+
+    /** Moves to the start of the next file, the next epoch, or the end. */
+    public void nextFile() {
+        offset = 0;
+        record = 0;
+        if (++position < order.size()) {
+            return;
+        }
+        if (epochs != Dataset.FOREVER && epoch + 1 >= epochs) {
+            ended = true;
+            position = order.size() - 1;
+            return;
+        }
+        epoch++;
+        order = FileOrder.forEpoch(naturalOrder, shuffleAfterEpoch, seed, epoch);
+        position = 0;
+    }
+
+    /** The position as a state of {@code kind}. */
+    public DatasetState state(String kind) {
+        return DatasetState.of(kind, null)
+                .with("files", fingerprint)
+                .with("seed", seed)
+                .with("epoch", epoch)
+                .with("file", ended ? files.size() : position)
+                .with("offset", offset)
+                .with("record", record);
+    }
+
+    /**
+     * Moves to {@code state}, taken from {@link #state(String)} of a cursor over the same files.
+     *
+     * @throws IllegalArgumentException if it is of another kind or does not fit these files
+     */
+    public void restore(DatasetState state, String kind) {
+        state.expect(kind);
+        if (state.field("files") != fingerprint) {
+            throw new IllegalArgumentException("the state was taken over other files than these " + files.size()
+                    + " (another rank's share, another world size or another dataset): " + state);
+        }
+        long e = state.field("epoch");
+        long f = state.field("file");
+        long o = state.field("offset");
+        long r = state.field("record");
+        if (e < 0 || (epochs != Dataset.FOREVER && e >= epochs) || f < 0 || f > files.size() || o < 0 || r < 0) {
+            throw new IllegalArgumentException("state does not fit " + files.size() + " files and "
+                    + epochs + " epochs: " + state);
+        }
+        seed = state.field("seed");
+        epoch = e;
+        order = FileOrder.forEpoch(naturalOrder, shuffleAfterEpoch, seed, epoch);
+        ended = f == files.size();
+        position = ended ? files.size() - 1 : (int) f;
+        offset = o;
+        record = r;
+    }
+}

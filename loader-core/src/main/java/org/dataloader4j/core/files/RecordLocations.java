@@ -1,0 +1,86 @@
+package org.dataloader4j.core.files;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.dataloader4j.api.SampleLocator;
+
+/**
+ * The {@link SampleLocator} locations of the readers of files: two {@code long}s per record,
+ * the file's index in the reader's list with the record's index in that file
+ * ({@code file << 40 | record}), and the byte offset of the record's frame (or line) in the file
+ * (in the inflated stream for a compressed file). Offsets are stored whole; a file may hold up to
+ * 2^40 records and a reader up to 2^23 files. {@link #write} is for one thread (a reader's load
+ * thread); the rest may be called from any.
+ */
+public final class RecordLocations {
+    /** The {@code long}s in one location. */
+    public static final int WIDTH = 2;
+    private static final int RECORD_BITS = 40;
+    private static final long RECORD_MASK = (1L << RECORD_BITS) - 1;
+
+    private final List<Path> files;
+    private final Map<String, Integer> byName = new HashMap<>();
+    /** The file of the last {@link #write}: records come file after file, so most writes hit it. */
+    private String lastName;
+    private int lastIndex;
+
+    /** Locations in {@code files}, in the order a reader was given them. */
+    public RecordLocations(List<Path> files) {
+        this.files = List.copyOf(files);
+        if (this.files.size() >= 1 << 23) {
+            throw new IllegalArgumentException("a reader locates records in at most " + (1 << 23) + " files: files=" + files.size());
+        }
+        for (int i = this.files.size() - 1; i >= 0; i--) {
+            byName.put(this.files.get(i).toString(), i); // a file listed twice: its first index
+        }
+    }
+
+    /** Writes the location of record {@code record} at {@code offset} in {@code file} (as shown in errors). */
+    public void write(String file, long record, long offset, long[] to, int at) {
+        if (!file.equals(lastName)) {
+            Integer index = byName.get(file);
+            if (index == null) {
+                throw new IllegalArgumentException("not a file of this reader: " + file);
+            }
+            lastName = file;
+            lastIndex = index;
+        }
+        to[at] = (long) lastIndex << RECORD_BITS | record;
+        to[at + 1] = offset;
+    }
+
+    /**
+     * The file index of location {@code i} of {@code locations}, checked.
+     *
+     * @throws IllegalArgumentException if it names no file of this reader or the array is not
+     *                                  made of whole locations
+     */
+    public int file(long[] locations, int i) {
+        if (locations.length % WIDTH != 0) {
+            throw new IllegalArgumentException("locations come in pairs: length=" + locations.length);
+        }
+        long f = locations[i * WIDTH] >>> RECORD_BITS;
+        if (f >= files.size() || locations[i * WIDTH + 1] < 0) {
+            throw new IllegalArgumentException("no record of these " + files.size() + " files is at location ("
+                    + locations[i * WIDTH] + ", " + locations[i * WIDTH + 1] + ")");
+        }
+        return (int) f;
+    }
+
+    /** The record index of location {@code i}. */
+    public static long record(long[] locations, int i) {
+        return locations[i * WIDTH] & RECORD_MASK;
+    }
+
+    /** The byte offset of location {@code i}. */
+    public static long offset(long[] locations, int i) {
+        return locations[i * WIDTH + 1];
+    }
+
+    /** The files, in the reader's order. */
+    public List<Path> files() {
+        return files;
+    }
+}

@@ -1,0 +1,413 @@
+package org.dataloader4j.core.reader;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import org.dataloader4j.api.Dataset;
+import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.api.Parser;
+import org.dataloader4j.api.RandomAccessDataset;
+import org.dataloader4j.core.dataset.BatchDataset;
+import org.dataloader4j.core.dataset.Checks;
+import org.dataloader4j.core.dataset.DistributedTrainingDataset;
+import org.dataloader4j.core.dataset.DistributedTrainingOptions;
+import org.dataloader4j.core.dataset.RandomShuffleDataset;
+import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.dataset.SkipCorruptDataset;
+import org.dataloader4j.core.dataset.SkipPolicy;
+import org.dataloader4j.core.dataset.ValidMaskParser;
+import org.dataloader4j.core.files.FileOrder;
+import org.dataloader4j.core.files.PartFiles;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The options every reader of part files shares, with OneFlow's names and defaults, and the
+ * pipeline they build: {@code <format dataset> → [RandomShuffleDataset] → BatchDataset →
+ * DataReader}. A format's builder (such as {@code MiniReader.Builder}) extends it, adds its own
+ * options and calls {@link #assemble} (or {@link #assembleRecords} for a format of framed
+ * records). Every setter checks its argument at once.
+ *
+ * <p>Reading is strict: the first corrupt record fails {@code read()}. With {@link #skipCorrupt},
+ * a {@link SkipCorruptDataset} right above the format's dataset replaces corrupt records by the
+ * next good ones, within a budget.
+ *
+ * <p>Ranks share the data by whole files ({@link #shard}, OneFlow's way) or, for formats of
+ * framed records, by records ({@link #distributed}): then the source is an
+ * record index over every file and a {@link DistributedTrainingDataset} deals
+ * out its records, with equal step counts on every rank.
+ *
+ * @param <B> the concrete builder, returned by every setter
+ */
+public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
+    private static final Logger LOG = LoggerFactory.getLogger(FilePipelineBuilder.class);
+
+    private Path dataDir;
+    private List<Path> files;
+    private int dataPartNum = 1;
+    private String partNamePrefix = PartFiles.DEFAULT_PREFIX;
+    private int partNameSuffixLength = PartFiles.NO_PADDING;
+    private int rank;
+    private int worldSize = 1;
+    private int batchSize = -1;
+    private boolean randomShuffle;
+    private boolean shuffleAfterEpoch;
+    private int shuffleBufferSize = 1024;
+    private long seed = -1;
+    private long epochs = 1;
+    private boolean dropRemainder;
+    private int parseThreads = Runtime.getRuntime().availableProcessors();
+    private int ringSize = 8;
+    private String name;
+    private DatasetState resume;
+    private DistributedTrainingOptions distributed;
+    private Path indexDir;
+    private Duration watchdog = Duration.ZERO;
+    private int checkpointEvery = ReaderOptions.DEFAULT_CHECKPOINT_EVERY;
+    private SkipPolicy skipCorrupt = SkipPolicy.STRICT;
+
+    /** A builder whose reader threads are named after {@code defaultName} unless {@link #name} is set. */
+    protected FilePipelineBuilder(String defaultName) {
+        this.name = Objects.requireNonNull(defaultName, "defaultName");
+    }
+
+    private B self() {
+        @SuppressWarnings("unchecked")
+        B b = (B) this;
+        return b;
+    }
+
+    /** The folder of the part files. */
+    public B dataDir(Path dataDir) {
+        this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
+        return self();
+    }
+
+    /** Reads exactly these files, in this order, instead of part files in {@code dataDir}. */
+    public B files(List<Path> files) {
+        this.files = List.copyOf(files);
+        return self();
+    }
+
+    /** The number of part files; default 1. */
+    public B dataPartNum(int dataPartNum) {
+        this.dataPartNum = Checks.positive("dataPartNum", dataPartNum);
+        return self();
+    }
+
+    /** The part-file name before the index; default {@code "part-"}. */
+    public B partNamePrefix(String partNamePrefix) {
+        this.partNamePrefix = Objects.requireNonNull(partNamePrefix, "partNamePrefix");
+        return self();
+    }
+
+    /** Zero-pads the part index to this many digits; -1 (the default) for no padding. */
+    public B partNameSuffixLength(int partNameSuffixLength) {
+        if (partNameSuffixLength < PartFiles.NO_PADDING) {
+            throw new IllegalArgumentException("partNameSuffixLength must be >= -1: partNameSuffixLength=" + partNameSuffixLength);
+        }
+        this.partNameSuffixLength = partNameSuffixLength;
+        return self();
+    }
+
+    /**
+     * Reads only rank {@code rank}'s share of the files out of {@code worldSize} ranks: a
+     * contiguous, balanced run of them (OneFlow's file-level sharding). Default: rank 0 of 1.
+     */
+    public B shard(int rank, int worldSize) {
+        Checks.positive("worldSize", worldSize);
+        if (rank < 0 || rank >= worldSize) {
+            throw new IllegalArgumentException("rank must be in [0, worldSize): rank=" + rank + " worldSize=" + worldSize);
+        }
+        this.rank = rank;
+        this.worldSize = worldSize;
+        return self();
+    }
+
+    /**
+     * Deals out records, not files, among the ranks: every file is indexed (see {@link
+     * RecordIndex}; sidecars beside the files unless {@link #indexDir}) and a {@link
+     * DistributedTrainingDataset} with {@code options} gives this rank its share of the global
+     * stream, epoch after epoch, the same number of steps on every rank. The options hold the
+     * rank, world size, epochs and the per-epoch permutation, so {@link #shard}, {@link #epochs}
+     * and {@link #shuffleAfterEpoch} must be left unset; {@link #randomShuffle} still shuffles
+     * this rank's samples through a buffer. Under {@link DistributedTrainingOptions.Remainder#PAD_WITH_MASK}
+     * each batch has a {@code valid} output ({@link ValidMaskParser}). Only for formats of framed
+     * records (OFRecord, uncompressed TFRecord).
+     */
+    public B distributed(DistributedTrainingOptions options) {
+        this.distributed = Objects.requireNonNull(options, "options");
+        return self();
+    }
+
+    /** Where {@link #distributed} keeps the record-index sidecars; default beside each file. */
+    public B indexDir(Path indexDir) {
+        this.indexDir = Objects.requireNonNull(indexDir, "indexDir");
+        return self();
+    }
+
+    /** Samples per batch (required). */
+    public B batchSize(int batchSize) {
+        this.batchSize = ReaderOptions.checkBatchSize(batchSize);
+        return self();
+    }
+
+    /** Shuffles samples through a buffer of {@link #shuffleBufferSize}; default off. */
+    public B randomShuffle(boolean randomShuffle) {
+        this.randomShuffle = randomShuffle;
+        return self();
+    }
+
+    /** Reads the files in a new order each epoch after the first; default off. */
+    public B shuffleAfterEpoch(boolean shuffleAfterEpoch) {
+        this.shuffleAfterEpoch = shuffleAfterEpoch;
+        return self();
+    }
+
+    /** The shuffle buffer's size in samples; default 1024. */
+    public B shuffleBufferSize(int shuffleBufferSize) {
+        this.shuffleBufferSize = Checks.positive("shuffleBufferSize", shuffleBufferSize);
+        return self();
+    }
+
+    /**
+     * The seed of every random choice; -1 (the default) draws a random seed for the shuffle
+     * buffer and uses OneFlow's 524287 for the file order.
+     */
+    public B seed(long seed) {
+        this.seed = seed;
+        return self();
+    }
+
+    /** The number of passes over the files, or {@code Dataset.FOREVER}; default 1. */
+    public B epochs(long epochs) {
+        this.epochs = Checks.epochs(epochs);
+        return self();
+    }
+
+    /** Drops a partial last batch instead of delivering it; default off. */
+    public B dropRemainder(boolean dropRemainder) {
+        this.dropRemainder = dropRemainder;
+        return self();
+    }
+
+    /** Threads that parse; default the number of processors. See {@link DataReader.Builder#parseThreads(int)}. */
+    public B parseThreads(int parseThreads) {
+        this.parseThreads = ReaderOptions.checkParseThreads(parseThreads);
+        return self();
+    }
+
+    /** Slots of the reader's ring, a power of two; default 8. */
+    public B ringSize(int ringSize) {
+        this.ringSize = ReaderOptions.checkRingSize(ringSize);
+        return self();
+    }
+
+    /** Prefix of the reader's thread names. */
+    public B name(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+        return self();
+    }
+
+    /** How many batches apart the reader takes the dataset's state; see {@link DataReader.Builder#checkpointEvery(int)}. */
+    public B checkpointEvery(int batches) {
+        this.checkpointEvery = ReaderOptions.checkCheckpointEvery(batches);
+        return self();
+    }
+
+    /** Reports the reader's thread stacks when no batch comes for {@code timeout}; see {@link DataReader.Builder#watchdog(Duration)}. */
+    public B watchdog(Duration timeout) {
+        this.watchdog = ReaderOptions.checkWatchdog(Objects.requireNonNull(timeout, "timeout"));
+        return self();
+    }
+
+    /**
+     * Skips up to {@code maxRecords} corrupt records in all, each replaced by the next good one
+     * (see {@link SkipCorruptDataset}); one more fails {@code read()}. Default 0: strict, the
+     * first corrupt record fails {@code read()}.
+     */
+    public B skipCorrupt(long maxRecords) {
+        this.skipCorrupt = SkipPolicy.maxRecords(maxRecords);
+        return self();
+    }
+
+    /**
+     * Skips corrupt records while they are at most {@code maxRatio} of the records read so far,
+     * and at least one ({@link SkipPolicy#maxRatio}); each is replaced by the next good one.
+     */
+    public B skipCorrupt(double maxRatio) {
+        this.skipCorrupt = SkipPolicy.maxRatio(maxRatio);
+        return self();
+    }
+
+    /** Continues from {@code state}, taken from {@link DataReader#state()} of a reader built alike. */
+    public B restore(DatasetState state) {
+        this.resume = Objects.requireNonNull(state, "state");
+        return self();
+    }
+
+    /** The samples per batch. */
+    protected int batchSize() {
+        return batchSize;
+    }
+
+    /** The number of epochs, or {@code Dataset.FOREVER}. */
+    protected long epochs() {
+        return epochs;
+    }
+
+    /** Whether later epochs reorder the files. */
+    protected boolean shuffleAfterEpoch() {
+        return shuffleAfterEpoch;
+    }
+
+    /** The seed of the file order: the user's, or OneFlow's 524287. */
+    protected long fileOrderSeed() {
+        return seed != -1 ? seed : FileOrder.ONEFLOW_SEED;
+    }
+
+    /**
+     * This rank's files: the explicit list or OneFlow's part files, each checked to exist, then
+     * sharded.
+     *
+     * @throws IllegalArgumentException     if neither {@code dataDir} nor {@code files} is set,
+     *                                      or the files cannot be shared out among the ranks
+     * @throws java.io.UncheckedIOException naming a missing file
+     */
+    protected List<Path> resolveFiles() {
+        List<Path> all = allFiles();
+        return worldSize == 1 ? all : FileOrder.shard(all, rank, worldSize);
+    }
+
+    private List<Path> allFiles() {
+        List<Path> all;
+        if (files != null) {
+            all = PartFiles.of(files);
+        } else if (dataDir != null) {
+            all = PartFiles.oneflow(dataDir, partNamePrefix, partNameSuffixLength, dataPartNum);
+        } else {
+            throw new IllegalArgumentException("set dataDir or files");
+        }
+        return all;
+    }
+
+    /** Whether the reader deals out records among ranks ({@link #distributed}). */
+    protected boolean distributesRecords() {
+        return distributed != null;
+    }
+
+    /**
+     * The files this rank opens: its share of the files, or with {@link #distributed} every file.
+     *
+     * @throws IllegalArgumentException     as {@link #resolveFiles()}
+     * @throws java.io.UncheckedIOException naming a missing file
+     */
+    protected List<Path> openedFiles() {
+        return distributed != null ? allFiles() : resolveFiles();
+    }
+
+    /**
+     * The reader of a format of framed records: {@code files} read in file order (built by
+     * {@code fileDataset} from this rank's files), or, with {@link #distributed}, this rank's share
+     * of the records of every file through their index ({@code indexed} opens every file with the
+     * {@link #indexDir}, null for sidecars beside the files).
+     *
+     * @throws IllegalArgumentException if {@link #distributed} is combined with file sharding,
+     *                                  epochs or a file order, or the batch size is not set
+     */
+    protected DataReader assembleRecords(Function<List<Path>, Dataset<RecordSlice>> fileDataset,
+                                         BiFunction<List<Path>, Path, RandomAccessDataset<RecordSlice>> indexed,
+                                         Parser<RecordSlice> parser) {
+        if (distributed == null) {
+            return assemble(fileDataset.apply(resolveFiles()), parser);
+        }
+        checkBatchSize(null);
+        if (!skipCorrupt.strict()) {
+            throw new IllegalArgumentException("distributed(options) does not skip corrupt records: a skip would change"
+                    + " one rank's step count alone; check the files with `loader verify` and leave skipCorrupt unset");
+        }
+        if (worldSize != 1 || epochs != 1 || shuffleAfterEpoch) {
+            throw new IllegalArgumentException("distributed(options) sets the ranks, epochs and order itself: leave shard,"
+                    + " epochs and shuffleAfterEpoch unset (shard=" + rank + "/" + worldSize + " epochs=" + epochs
+                    + " shuffleAfterEpoch=" + shuffleAfterEpoch + ")");
+        }
+        RandomAccessDataset<RecordSlice> records = indexed.apply(allFiles(), indexDir);
+        DistributedTrainingDataset<RecordSlice> share;
+        try {
+            share = new DistributedTrainingDataset<>(records, distributed);
+        } catch (RuntimeException e) {
+            records.close();
+            throw e;
+        }
+        return distributed.remainder() == DistributedTrainingOptions.Remainder.PAD_WITH_MASK
+                ? pipeline(share, new ValidMaskParser<>(parser))
+                : pipeline(share.unwrapped(), parser);
+    }
+
+    /**
+     * Shuffles (if asked) and batches {@code source}, and starts a reader that parses it with
+     * {@code parser}.
+     *
+     * @throws IllegalArgumentException if the batch size is not set
+     */
+    protected <T> DataReader assemble(Dataset<T> source, Parser<? super T> parser) {
+        checkBatchSize(source);
+        if (distributed != null) {
+            source.close();
+            throw new IllegalArgumentException("distributed(options) deals out framed records through an index;"
+                    + " this reader has none: use shard(rank, worldSize) to share whole files");
+        }
+        return pipeline(source, parser);
+    }
+
+    /** Throws if the batch size is not set, closing {@code source} (may be null) first. */
+    private void checkBatchSize(Dataset<?> source) {
+        if (batchSize < 0) {
+            if (source != null) {
+                source.close();
+            }
+            throw new IllegalArgumentException("batchSize must be set");
+        }
+    }
+
+    private <T> DataReader pipeline(Dataset<T> source, Parser<? super T> parser) {
+        Dataset<T> dataset = source;
+        SkipCorruptDataset<T> skip = null;
+        if (!skipCorrupt.strict()) {
+            try {
+                dataset = skip = new SkipCorruptDataset<>(source, parser, skipCorrupt);
+            } catch (RuntimeException e) {
+                source.close();
+                throw e;
+            }
+        }
+        if (randomShuffle) {
+            long shuffleSeed = seed;
+            if (shuffleSeed == -1) {
+                // Logged and kept in the state, so an unseeded run can be reproduced and resumed.
+                shuffleSeed = ThreadLocalRandom.current().nextLong();
+                LOG.info("reader {}: no seed given, shuffling with seed {}", name, shuffleSeed);
+            }
+            dataset = new RandomShuffleDataset<>(dataset, shuffleBufferSize, shuffleSeed);
+        }
+        dataset = new BatchDataset<>(dataset, batchSize, dropRemainder);
+        DataReader.Builder<T> reader = DataReader.builder(dataset, parser)
+                .name(name)
+                .batchSize(batchSize)
+                .ringSize(ringSize)
+                .parseThreads(parseThreads)
+                .watchdog(watchdog)
+                .checkpointEvery(checkpointEvery);
+        if (skip != null) {
+            reader.corruptSkipped(skip::skipped);
+        }
+        if (resume != null) {
+            reader.restore(resume);
+        }
+        return reader.build();
+    }
+}
