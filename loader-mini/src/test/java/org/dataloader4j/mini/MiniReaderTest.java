@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.CorruptDataException;
-import org.dataloader4j.api.DataLoaderException;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.Shape;
@@ -288,15 +287,13 @@ class MiniReaderTest {
             }
             assertEquals(List.of(Row.of(0, 1), Row.of(0, 2), Row.of(0, 3), Row.of(0, 4), Row.of(0, 5), Row.of(1, 1)), before);
 
-            DataLoaderException e = assertThrows(DataLoaderException.class, reader::read);
-
-            CorruptDataException cause = assertInstanceOf(CorruptDataException.class, e.getCause());
+            CorruptDataException cause = assertThrows(CorruptDataException.class, reader::read);
             assertEquals(badFile.toString(), cause.file());
             assertEquals(2, cause.record(), "record counts from 0");
             assertEquals(good1.length() + good2.length(), cause.offset(), "byte offset of the line");
             assertTrue(cause.getMessage().contains("line 3"), cause.getMessage());
             assertTrue(cause.getMessage().contains(badFile.toString()), cause.getMessage());
-            assertSame(e, assertThrows(DataLoaderException.class, reader::read), "every later read() throws it again");
+            assertSame(cause, assertThrows(CorruptDataException.class, reader::read), "every later read() throws it again");
         }
     }
 
@@ -314,9 +311,7 @@ class MiniReaderTest {
             assertEquals(256, first.size());
             assertEquals(Row.of(0, 256), first.getLast());
 
-            DataLoaderException e = assertThrows(DataLoaderException.class, reader::read);
-
-            CorruptDataException cause = assertInstanceOf(CorruptDataException.class, e.getCause());
+            CorruptDataException cause = assertThrows(CorruptDataException.class, reader::read);
             assertTrue(cause.getMessage().contains("line 500"), cause.getMessage());
             assertEquals(dir.resolve("part-0").toString(), cause.file());
         }

@@ -19,7 +19,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.CorruptDataException;
-import org.dataloader4j.api.DataLoaderException;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.RaggedTensor;
 import org.dataloader4j.api.Shape;
@@ -338,8 +337,7 @@ class TFRecordReaderTest {
             for (int i = 0; i < 4; i++) {
                 assertEquals(10L * i, reader.read().tensor("id").getLong(0));
             }
-            DataLoaderException e = assertThrows(DataLoaderException.class, reader::read);
-            CorruptDataException cause = assertInstanceOf(CorruptDataException.class, e.getCause());
+            CorruptDataException cause = assertThrows(CorruptDataException.class, reader::read);
             assertTrue(cause.getMessage().startsWith("corrupted record at offset " + 40L * recordBytes + " in " + file
                     + " (data CRC mismatch)"), cause.getMessage());
         }

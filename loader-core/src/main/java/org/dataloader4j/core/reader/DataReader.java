@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.dataloader4j.api.Batch;
+import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.DataLoaderException;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
@@ -108,10 +109,14 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
      * the batch returned before: a batch is valid until the next {@code read()} or its
      * {@link Batch#close()}.
      *
-     * @throws DataLoaderException   if loading or parsing failed at this batch (the failure is the
-     *                               cause); every later call throws it again. Also if the
-     *                               calling thread is interrupted while it waits; the interrupt
-     *                               status stays set and a later call waits for the same batch
+     * @throws CorruptDataException  if the input of this batch is malformed: the exception names
+     *                               the file, record and byte offset; every later call throws it
+     *                               again
+     * @throws DataLoaderException   if loading or parsing failed at this batch for another reason
+     *                               (the failure is the cause); every later call throws it again.
+     *                               Also if the calling thread is interrupted while it waits; the
+     *                               interrupt status stays set and a later call waits for the
+     *                               same batch
      * @throws IllegalStateException if the reader is closed
      */
     public Batch read() {
@@ -127,8 +132,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
         pipeline.awaitParsed(sequence, options.name());
         Slot slot = pipeline.slot(sequence);
         if (slot.failure != null) {
-            failure = new DataLoaderException(slot.failedStage + " stage of reader " + options.name()
-                    + " failed at batch " + slot.index + ": " + slot.failure, slot.failure);
+            failure = failure(slot);
             throw failure;
         }
         nextSequence++;
@@ -143,6 +147,20 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
         heldSequence = sequence;
         held = new SlotView(slot, slot.rows, options.batchSize(), () -> release(sequence));
         return held;
+    }
+
+    /**
+     * What {@code read()} throws for the failure in {@code slot}: bad input as the
+     * {@link CorruptDataException} itself, which names the file, record and offset; anything else
+     * wrapped, naming the stage and the batch. Either way the stage and batch are recorded.
+     */
+    private DataLoaderException failure(Slot slot) {
+        String where = slot.failedStage + " stage of reader " + options.name() + " failed at batch " + slot.index;
+        if (slot.failure instanceof CorruptDataException corrupt) {
+            corrupt.addSuppressed(new DataLoaderException(where + "; rethrown by read()"));
+            return corrupt;
+        }
+        return new DataLoaderException(where + ": " + slot.failure, slot.failure);
     }
 
     private void release(long sequence) {

@@ -69,12 +69,10 @@ public record FaultRuns(List<Long> ids, List<Integer> batchSizes, DataLoaderExce
         return new FaultRuns(ids, sizes, failure, reader.metrics().corruptSkipped());
     }
 
-    /** The corrupt-data error the run failed with (the failure or its cause). */
+    /** The corrupt-data error the run failed with: {@code read()} throws it as it is. */
     public CorruptDataException corruption() {
         assertNotNull(failure, "the run should have failed");
-        CorruptDataException e = failure instanceof CorruptDataException c ? c
-                : assertInstanceOf(CorruptDataException.class, failure.getCause(), "the failure's cause: " + failure);
-        return e;
+        return assertInstanceOf(CorruptDataException.class, failure, "the failure: " + failure);
     }
 
     /**
