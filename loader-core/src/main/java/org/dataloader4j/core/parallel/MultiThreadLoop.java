@@ -50,8 +50,7 @@ public final class MultiThreadLoop implements ParallelLoop, AutoCloseable {
             workers[i] = new Worker();
         }
         for (int i = 0; i < workers.length; i++) {
-            Thread t = new Thread(workers[i], name + "-" + (i + 1));
-            t.setDaemon(true);
+            Thread t = Threads.daemon(workers[i], name + "-" + (i + 1));
             workers[i].thread = t;
             t.start();
         }
@@ -89,9 +88,16 @@ public final class MultiThreadLoop implements ParallelLoop, AutoCloseable {
         } catch (Throwable t) {
             failures[0] = t;
         }
-        // The workers' writes to failures happen before their decrement of pending.
+        // The workers' writes to failures happen before their decrement of pending. An interrupt
+        // does not end the wait (the ranges still run), nor may it make the park spin: it is
+        // kept, and set again for the caller once every range is done.
+        boolean interrupted = false;
         while (pending.get() != 0) {
             LockSupport.park(this);
+            interrupted |= Thread.interrupted();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         Throwable t = null;
         for (int i = 0; i < ranges && t == null; i++) {

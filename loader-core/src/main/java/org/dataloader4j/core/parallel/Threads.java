@@ -11,6 +11,18 @@ public final class Threads {
     private Threads() {
     }
 
+    /** A daemon thread named {@code name} that runs {@code work}, not yet started. */
+    public static Thread daemon(Runnable work, String name) {
+        Thread t = new Thread(work, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /** {@link #join}, or true at once for a thread never started. */
+    public static boolean joinIfStarted(Thread t, long deadlineNanos) {
+        return t.getState() == Thread.State.NEW || join(t, deadlineNanos);
+    }
+
     /**
      * Waits for {@code t} to end until {@code deadlineNanos} (a {@link System#nanoTime()} value),
      * then interrupts it and waits a little more.

@@ -2,13 +2,10 @@ package org.dataloader4j.core.reader;
 
 import java.lang.foreign.Arena;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -20,6 +17,9 @@ import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.batch.OutputSet;
+import org.dataloader4j.core.reader.internal.Delivery;
+import org.dataloader4j.core.reader.internal.Pipeline;
+import org.dataloader4j.core.reader.internal.ReaderState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,22 +54,14 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
     private final Arena arena;
     private final long offHeapBytes;
     private final Pipeline<?> pipeline;
-    private final AtomicBoolean closed = new AtomicBoolean();
-
-    // Consumer-thread state.
-    private long nextSequence;
-    private long heldSequence = -1;
-    private SlotView held;
-    private boolean ended;
-    private DataLoaderException failure;
-    /** Where the dataset stands as of the last batch read: a checkpoint and the batches since. */
-    private DatasetState delivered;
-    private int deliveredSince;
+    private final Delivery delivery;
+    private final LongSupplier corruptSkipped;
 
     private <T> DataReader(ReaderOptions options, Dataset<T> dataset, Parser<? super T> parser, DatasetState resume,
                            Consumer<String> watchdogReport, LongSupplier corruptSkipped) {
         this.options = options;
         this.dataset = dataset;
+        this.corruptSkipped = corruptSkipped;
         List<TensorSpec> specs = OutputSet.specsOf(parser, options.batchSize());
         long bytesPerSlot = 0;
         for (TensorSpec spec : specs) {
@@ -81,8 +73,12 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
             if (resume != null) {
                 ReaderState.restore(dataset, resume);
             }
-            this.delivered = dataset.state();
-            this.pipeline = new Pipeline<>(options, dataset, delivered, parser, specs, arena, watchdogReport, corruptSkipped);
+            DatasetState initial = dataset.state();
+            Pipeline.Settings settings = new Pipeline.Settings(options.name(), options.batchSize(), options.ringSize(),
+                    options.parseThreads(), options.watchdog(), options.checkpointEvery());
+            this.pipeline = new Pipeline<>(settings, dataset, initial, parser, specs, arena, watchdogReport,
+                    () -> metrics().toString());
+            this.delivery = new Delivery(pipeline, initial);
             pipeline.start();
         } catch (Throwable t) {
             // A reader that fails to start owns nothing afterwards: free what it took.
@@ -121,60 +117,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
      */
     public Batch read() {
         ensureOpen();
-        if (failure != null) {
-            throw failure;
-        }
-        if (ended) {
-            return null;
-        }
-        releaseHeld();
-        long sequence = nextSequence;
-        pipeline.awaitParsed(sequence, options.name());
-        Slot slot = pipeline.slot(sequence);
-        if (slot.failure != null) {
-            failure = failure(slot);
-            throw failure;
-        }
-        nextSequence++;
-        delivered = slot.checkpoint;
-        deliveredSince = slot.sinceCheckpoint;
-        if (slot.end) {
-            ended = true;
-            pipeline.release(sequence);
-            return null;
-        }
-        pipeline.delivered();
-        heldSequence = sequence;
-        held = new SlotView(slot, slot.rows, options.batchSize(), () -> release(sequence));
-        return held;
-    }
-
-    /**
-     * What {@code read()} throws for the failure in {@code slot}: bad input as the
-     * {@link CorruptDataException} itself, which names the file, record and offset; anything else
-     * wrapped, naming the stage and the batch. Either way the stage and batch are recorded.
-     */
-    private DataLoaderException failure(Slot slot) {
-        String where = slot.failedStage + " stage of reader " + options.name() + " failed at batch " + slot.index;
-        if (slot.failure instanceof CorruptDataException corrupt) {
-            corrupt.addSuppressed(new DataLoaderException(where + "; rethrown by read()"));
-            return corrupt;
-        }
-        return new DataLoaderException(where + ": " + slot.failure, slot.failure);
-    }
-
-    private void release(long sequence) {
-        if (heldSequence == sequence) {
-            heldSequence = -1;
-            held = null;
-            pipeline.release(sequence);
-        }
-    }
-
-    private void releaseHeld() {
-        if (heldSequence >= 0) {
-            release(heldSequence);
-        }
+        return delivery.next();
     }
 
     /**
@@ -185,7 +128,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
      * {@code replay{batches=n}/<the last checkpoint>}; see {@link ReaderState}.
      */
     public DatasetState state() {
-        return ReaderState.of(delivered, deliveredSince);
+        return delivery.state();
     }
 
     /**
@@ -194,12 +137,16 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
      * of each stage. Callable from any thread, also after {@link #close()}.
      */
     public ReaderMetrics metrics() {
-        return pipeline.metrics();
+        Pipeline.Counts c = pipeline.counts();
+        return new ReaderMetrics(c.samples(), c.payloadBytes(), corruptSkipped.getAsLong(), c.batchesParsed(),
+                delivery.batchesRead(), c.ringOccupancy(), options.ringSize(), Duration.ofNanos(delivery.stallNanos()),
+                Duration.ofNanos(c.loadBusyNanos()), Duration.ofNanos(c.loadBlockedNanos()),
+                Duration.ofNanos(c.parseBusyNanos()), Duration.ofNanos(c.elapsedNanos()));
     }
 
     /** The off-heap bytes the reader's slots hold; 0 once closed. */
     public long offHeapBytes() {
-        return closed.get() ? 0 : offHeapBytes;
+        return isClosed() ? 0 : offHeapBytes;
     }
 
     /**
@@ -235,19 +182,21 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
 
     /** Whether {@link #close()} has been called. */
     public boolean isClosed() {
-        return closed.get();
+        return !pipeline.running();
     }
 
     /**
-     * Stops the load and parse threads (within 5 s, wherever they wait), closes the dataset and
-     * frees every slot's memory. Idempotent; a batch still held becomes invalid.
+     * Stops the load and parse threads, closes the dataset and frees every slot's memory.
+     * Idempotent; a batch still held becomes invalid. A parse worker stops before its next
+     * batch, and at once if the parser checks for interruption; the whole stop waits at most 5 s,
+     * after which a thread still running is interrupted and named in the log.
      */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
+        if (!pipeline.requestStop()) {
             return;
         }
-        boolean stopped = pipeline.stop(CLOSE_TIMEOUT);
+        boolean stopped = pipeline.awaitStop(CLOSE_TIMEOUT);
         if (pipeline.loadStopped()) {
             dataset.close();
         } else {
@@ -261,7 +210,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
     }
 
     private void ensureOpen() {
-        if (closed.get()) {
+        if (isClosed()) {
             throw new IllegalStateException("reader " + options.name() + " is closed");
         }
     }

@@ -36,6 +36,7 @@ import org.dataloader4j.core.dataset.BatchDataset;
 import org.dataloader4j.core.dataset.GroupBatchDataset;
 import org.dataloader4j.core.dataset.ListDataset;
 import org.dataloader4j.core.dataset.RandomShuffleDataset;
+import org.dataloader4j.core.reader.internal.ReaderState;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;

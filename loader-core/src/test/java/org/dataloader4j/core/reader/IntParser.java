@@ -17,10 +17,14 @@ import org.dataloader4j.api.TensorSpec;
  * three values derived from it) and {@code tokens} (ragged INT32, {@code id % 4} values). Rows
  * are split over the loop one row at a time, so every parse thread gets work.
  */
-final class IntParser implements Parser<Integer> {
+public final class IntParser implements Parser<Integer> {
     static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    /** A parser of the test samples. */
+    public IntParser() {
+    }
 
     @Override
     public List<TensorSpec> outputs(int batchCapacity) {

@@ -1,4 +1,4 @@
-package org.dataloader4j.core.reader;
+package org.dataloader4j.core.reader.internal;
 
 import java.util.List;
 import org.dataloader4j.api.DatasetState;

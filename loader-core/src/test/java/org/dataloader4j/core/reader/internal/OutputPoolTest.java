@@ -1,4 +1,4 @@
-package org.dataloader4j.core.reader;
+package org.dataloader4j.core.reader.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -14,6 +14,7 @@ import org.dataloader4j.api.Lease;
 import org.dataloader4j.api.RaggedTensor;
 import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.batch.OutputSet;
+import org.dataloader4j.core.reader.IntParser;
 import org.junit.jupiter.api.Test;
 
 class OutputPoolTest {

@@ -1,4 +1,4 @@
-package org.dataloader4j.core.reader;
+package org.dataloader4j.core.reader.internal;
 
 import java.lang.foreign.Arena;
 import java.util.List;

@@ -1,17 +1,17 @@
-package org.dataloader4j.core.reader;
+package org.dataloader4j.core.reader.internal;
 
 import java.util.List;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 
 /**
- * How a {@link DataReader} keeps where its dataset stands after every batch without asking the
+ * How a {@code DataReader} keeps where its dataset stands after every batch without asking the
  * dataset for its state after every batch.
  *
  * <p>A shuffle's state holds a location per buffered sample, so taking it costs a copy of the
  * whole buffer: after every 256-record batch with a buffer of 1,024, about 100 heap bytes per
  * record. The load thread therefore takes the dataset's state only every
- * {@link ReaderOptions#checkpointEvery()} batches (default {@value ReaderOptions#DEFAULT_CHECKPOINT_EVERY}) and at the
+ * {@code ReaderOptions.checkpointEvery()} batches (default 16) and at the
  * end (a <em>checkpoint</em>), and every slot
  * carries the last checkpoint and the number of batches the dataset yielded since. The
  * reader's state after a batch between checkpoints is
@@ -22,25 +22,25 @@ import org.dataloader4j.api.DatasetState;
  * {@code checkpointEvery} − 1 batches read again, once. A dataset that logs what it reads
  * (a skip policy warning of a corrupt record) logs those batches' records again.
  */
-final class ReaderState {
+public final class ReaderState {
     /** The kind of a state that is a checkpoint and the batches since. */
-    static final String REPLAY = "replay";
+    public static final String REPLAY = "replay";
 
     private ReaderState() {
     }
 
     /** The state of a dataset that yielded {@code since} batches after it was at {@code checkpoint}. */
-    static DatasetState of(DatasetState checkpoint, int since) {
+    public static DatasetState of(DatasetState checkpoint, int since) {
         return since == 0 ? checkpoint : DatasetState.of(REPLAY, checkpoint).with("batches", since);
     }
 
     /**
      * Moves {@code dataset} to {@code state}: a dataset's own state, or a {@link #REPLAY} state
-     * of {@link DataReader#state()}.
+     * of {@code DataReader.state()}.
      *
      * @throws IllegalArgumentException if the state does not fit the dataset
      */
-    static void restore(Dataset<?> dataset, DatasetState state) {
+    public static void restore(Dataset<?> dataset, DatasetState state) {
         if (!state.kind().equals(REPLAY)) {
             dataset.restore(state);
             return;

@@ -1,0 +1,144 @@
+package org.dataloader4j.core.reader.internal;
+
+import com.lmax.disruptor.AlertException;
+import org.dataloader4j.api.Batch;
+import org.dataloader4j.api.CorruptDataException;
+import org.dataloader4j.api.DataLoaderException;
+import org.dataloader4j.api.DatasetState;
+
+/**
+ * The consumer's side of a pipeline: hands out the parsed slots in order, one at a time, as
+ * {@link Batch} views, releases each when the next is asked for (or the view is closed), and
+ * keeps where the dataset stood after the last batch handed out.
+ *
+ * <p>For one consuming thread; its counters may be read from any ({@code volatile}).
+ */
+public final class Delivery {
+    private final Pipeline<?> pipeline;
+    private final SlotRing ring;
+    private final String name;
+    private final int capacity;
+
+    private long nextSequence;
+    private long heldSequence = -1;
+    private boolean ended;
+    private DataLoaderException failure;
+    /** Where the dataset stands as of the last batch handed out: a checkpoint and the batches since. */
+    private DatasetState delivered;
+    private int deliveredSince;
+
+    private volatile long stallNanos;
+    private volatile long batchesRead;
+
+    /** The consumer's side of {@code pipeline}, whose dataset stands at {@code initialState} before the first batch. */
+    public Delivery(Pipeline<?> pipeline, DatasetState initialState) {
+        this.pipeline = pipeline;
+        this.ring = pipeline.ring();
+        this.name = pipeline.settings().name();
+        this.capacity = pipeline.settings().capacity();
+        this.delivered = initialState;
+    }
+
+    /**
+     * The next batch, waiting until it is parsed; {@code null} at the end of the data. Releases
+     * the batch handed out before.
+     *
+     * @throws CorruptDataException  if the input of this batch is malformed; every later call
+     *                               throws it again
+     * @throws DataLoaderException   if loading or parsing failed at this batch for another reason
+     *                               (the failure is the cause), every later call throwing it
+     *                               again; or if the calling thread is interrupted while it waits
+     *                               (its interrupt status stays set)
+     * @throws IllegalStateException if the pipeline stops or fails outside any batch meanwhile
+     */
+    public Batch next() {
+        if (failure != null) {
+            throw failure;
+        }
+        if (ended) {
+            return null;
+        }
+        releaseHeld();
+        long sequence = nextSequence;
+        await(sequence);
+        Slot slot = ring.slot(sequence);
+        if (slot.failure != null) {
+            failure = failure(slot);
+            throw failure;
+        }
+        nextSequence++;
+        delivered = slot.checkpoint;
+        deliveredSince = slot.sinceCheckpoint;
+        if (slot.end) {
+            ended = true;
+            pipeline.release(sequence);
+            return null;
+        }
+        batchesRead++;
+        heldSequence = sequence;
+        return new SlotView(slot, slot.rows, capacity, () -> release(sequence));
+    }
+
+    private void await(long sequence) {
+        if (ring.isParsed(sequence)) {
+            return;
+        }
+        long start = System.nanoTime();
+        try {
+            ring.awaitParsed(sequence);
+        } catch (AlertException e) {
+            Throwable fatal = ring.fatal();
+            if (fatal != null) {
+                throw new IllegalStateException("reader " + name + " failed", fatal);
+            }
+            throw new IllegalStateException("reader " + name + " is closed");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DataLoaderException("interrupted while reader " + name + " waited for batch " + sequence, e);
+        } finally {
+            stallNanos += System.nanoTime() - start;
+        }
+    }
+
+    /**
+     * What {@code next()} throws for the failure in {@code slot}: bad input as the
+     * {@link CorruptDataException} itself, which names the file, record and offset; anything else
+     * wrapped, naming the stage and the batch. Either way the stage and batch are recorded.
+     */
+    private DataLoaderException failure(Slot slot) {
+        String where = slot.failedStage + " stage of reader " + name + " failed at batch " + slot.index;
+        if (slot.failure instanceof CorruptDataException corrupt) {
+            corrupt.addSuppressed(new DataLoaderException(where + "; rethrown by read()"));
+            return corrupt;
+        }
+        return new DataLoaderException(where + ": " + slot.failure, slot.failure);
+    }
+
+    private void release(long sequence) {
+        if (heldSequence == sequence) {
+            heldSequence = -1;
+            pipeline.release(sequence);
+        }
+    }
+
+    private void releaseHeld() {
+        if (heldSequence >= 0) {
+            release(heldSequence);
+        }
+    }
+
+    /** The dataset's state as of the last batch handed out (see {@link ReaderState}). */
+    public DatasetState state() {
+        return ReaderState.of(delivered, deliveredSince);
+    }
+
+    /** The batches handed out. */
+    public long batchesRead() {
+        return batchesRead;
+    }
+
+    /** The time the consumer waited for batches, in nanoseconds. */
+    public long stallNanos() {
+        return stallNanos;
+    }
+}

@@ -1,0 +1,129 @@
+package org.dataloader4j.core.reader.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.dataloader4j.api.ByteSized;
+import org.dataloader4j.api.Dataset;
+import org.dataloader4j.api.DatasetState;
+
+/**
+ * The load thread's work: pulls batches of samples from the dataset stack and publishes each in
+ * the next slot of the ring, with where the dataset stands after it (see {@link ReaderState}).
+ *
+ * <p>For each batch: {@code dataset.nextInto} (a failure there is stored in the slot, which
+ * ends the stream at it), then a wait for a free slot (a full ring is the backpressure), then
+ * the claim, which hands the samples of the batch the slot held before back to the dataset
+ * ({@link Dataset#recycle}; that batch has been parsed and released) and reuses their list, and
+ * the publish. The end of the data is a slot too. The loop ends there, at a failure, or when the
+ * pipeline stops (its wait is alerted).
+ *
+ * <p>Its counters are written by the load thread alone and read by any ({@code volatile}).
+ *
+ * @param <T> the sample type
+ */
+final class LoadLoop<T> implements Runnable {
+    private final SlotRing ring;
+    private final Dataset<T> dataset;
+    private final int capacity;
+    private final int checkpointEvery;
+    /** The dataset's state before the first batch: the first checkpoint. */
+    private final DatasetState initialState;
+
+    private volatile long samples;
+    private volatile long payloadBytes;
+    private volatile long busyNanos;
+    private volatile long blockedNanos;
+
+    LoadLoop(SlotRing ring, Dataset<T> dataset, DatasetState initialState, int capacity, int checkpointEvery) {
+        this.ring = ring;
+        this.dataset = dataset;
+        this.initialState = initialState;
+        this.capacity = capacity;
+        this.checkpointEvery = checkpointEvery;
+    }
+
+    @Override
+    public void run() {
+        try {
+            DatasetState checkpoint = initialState;
+            int sinceCheckpoint = 0;
+            // The list the next batch's samples go into: a new one until the ring has gone round
+            // once, then the list of the batch whose slot is claimed.
+            List<T> batch = new ArrayList<>(capacity);
+            for (long index = 0; ; index++) {
+                long epoch = 0;
+                Throwable failure = null;
+                long start = System.nanoTime();
+                try {
+                    batch.clear();
+                    int n = dataset.nextInto(batch);
+                    if (n > capacity) {
+                        throw new IllegalStateException("the dataset yielded " + n
+                                + " samples, more than the reader's batchSize=" + capacity);
+                    }
+                    sinceCheckpoint++;
+                    if (sinceCheckpoint == checkpointEvery || batch.isEmpty()) {
+                        checkpoint = dataset.state();
+                        sinceCheckpoint = 0;
+                    }
+                    epoch = dataset.epoch();
+                    count(batch);
+                } catch (Throwable t) {
+                    failure = t;
+                }
+                long loaded = System.nanoTime();
+                busyNanos += loaded - start;
+                if (!ring.awaitFree(index)) {
+                    return;
+                }
+                blockedNanos += System.nanoTime() - loaded;
+                long sequence = ring.claim();
+                assert sequence == index : "sequence " + sequence + " for batch " + index;
+                boolean end = failure == null && batch.isEmpty();
+                Slot slot = ring.slot(sequence);
+                @SuppressWarnings("unchecked")
+                List<T> done = (List<T>) slot.samples;
+                slot.load(index, batch, checkpoint, sinceCheckpoint, epoch, end, failure);
+                ring.publish(sequence);
+                if (end || failure != null) {
+                    return;
+                }
+                if (done != null) {
+                    dataset.recycle(done);
+                    batch = done;
+                } else {
+                    batch = new ArrayList<>(capacity);
+                }
+            }
+        } catch (Throwable t) {
+            ring.fail(t);
+        }
+    }
+
+    private void count(List<T> batch) {
+        long bytes = 0;
+        for (T sample : batch) {
+            if (sample instanceof ByteSized sized) {
+                bytes += sized.byteSize();
+            }
+        }
+        samples += batch.size();
+        payloadBytes += bytes;
+    }
+
+    long samples() {
+        return samples;
+    }
+
+    long payloadBytes() {
+        return payloadBytes;
+    }
+
+    long busyNanos() {
+        return busyNanos;
+    }
+
+    long blockedNanos() {
+        return blockedNanos;
+    }
+}

@@ -1,0 +1,142 @@
+package org.dataloader4j.core.reader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.dataloader4j.api.Batch;
+import org.dataloader4j.api.ParallelLoop;
+import org.dataloader4j.api.Parser;
+import org.dataloader4j.api.TensorSpec;
+import org.dataloader4j.core.dataset.BatchDataset;
+import org.dataloader4j.core.dataset.ListDataset;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@link DataReader#close()} stops its parse workers at the next batch, not after every batch
+ * already in the ring: with a slow parser, close() returns within one parse of a batch, leaves no
+ * thread behind and logs nothing at ERROR.
+ */
+@Timeout(60)
+class ReaderCloseTest {
+    private static final AtomicInteger NAMES = new AtomicInteger();
+    /** What close() may take beyond one parse: stopping threads, not parsing batches. */
+    private static final long SLACK_MILLIS = 1_000;
+
+    private final String name = "close-" + NAMES.incrementAndGet();
+
+    @AfterEach
+    void noThreadOutlivesItsReader() {
+        assertEquals(List.of(), LiveThreads.named(name + "-"));
+    }
+
+    /** Parses as {@link IntParser} does, after sleeping {@code millis} per batch; interrupts do not cut the sleep short. */
+    private static final class SlowParser implements Parser<Integer> {
+        private final IntParser parser = new IntParser();
+        private final long millis;
+
+        SlowParser(long millis) {
+            this.millis = millis;
+        }
+
+        @Override
+        public List<TensorSpec> outputs(int batchCapacity) {
+            return parser.outputs(batchCapacity);
+        }
+
+        @Override
+        public void parse(List<? extends Integer> samples, Batch out, ParallelLoop loop) {
+            long until = System.nanoTime() + Duration.ofMillis(millis).toNanos();
+            boolean interrupted = false;
+            for (long left; (left = until - System.nanoTime()) > 0; ) {
+                try {
+                    Thread.sleep(Duration.ofNanos(left));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            parser.parse(samples, out, loop);
+        }
+    }
+
+    private static BatchDataset<Integer> batches() {
+        return new BatchDataset<>(ListDataset.of(IntStream.range(0, 4_000).boxed().toList()), 4, false);
+    }
+
+    @ParameterizedTest(name = "parse {0} ms, ring {1}, {2} parse threads")
+    @CsvSource({"150, 8, 1", "600, 16, 2", "300, 16, 4"})
+    void closeWaitsForOneBatchAtMostAndLogsNoError(long parseMillis, int ringSize, int parseThreads) {
+        PrintStream err = System.err;
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+        long took;
+        long parsed;
+        try {
+            DataReader reader = DataReader.builder(batches(), new SlowParser(parseMillis)).name(name).batchSize(4)
+                    .ringSize(ringSize).parseThreads(parseThreads).build();
+            assertNotNull(reader.read());
+            long start = System.nanoTime();
+            reader.close();
+            took = Duration.ofNanos(System.nanoTime() - start).toMillis();
+            parsed = reader.metrics().batchesParsed();
+        } finally {
+            System.setErr(err);
+        }
+        String logged = log.toString(StandardCharsets.UTF_8);
+        assertFalse(logged.contains("ERROR"), logged);
+        assertTrue(took < parseMillis + SLACK_MILLIS, "close() took " + took + " ms with a parse of " + parseMillis + " ms");
+        // The workers parse side by side: when the first batch came out each had parsed one and
+        // started the next, which close() lets it finish; the rest of the ring is never parsed.
+        int workers = Math.min(parseThreads, ringSize / 2);
+        assertTrue(parsed <= 2L * workers, parsed + " batches parsed by " + workers + " workers");
+    }
+
+    @Test
+    void aParserThatChecksForInterruptionStopsAtOnce() {
+        AtomicInteger interrupted = new AtomicInteger();
+        Parser<Integer> sleepy = new Parser<>() {
+            private final IntParser parser = new IntParser();
+
+            @Override
+            public List<TensorSpec> outputs(int batchCapacity) {
+                return parser.outputs(batchCapacity);
+            }
+
+            @Override
+            public void parse(List<? extends Integer> samples, Batch out, ParallelLoop loop) {
+                if (!samples.contains(0)) {
+                    try {
+                        Thread.sleep(Duration.ofMinutes(1));
+                    } catch (InterruptedException e) {
+                        interrupted.incrementAndGet();
+                        throw new IllegalStateException("interrupted", e);
+                    }
+                }
+                parser.parse(samples, out, loop);
+            }
+        };
+        DataReader reader = DataReader.builder(batches(), sleepy).name(name).batchSize(4).parseThreads(2).build();
+        assertNotNull(reader.read());
+        long start = System.nanoTime();
+        reader.close();
+        long took = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        assertTrue(took < SLACK_MILLIS, "close() took " + took + " ms");
+        assertTrue(interrupted.get() >= 1, "the sleeping parser was interrupted");
+        assertTrue(reader.isClosed());
+    }
+}
