@@ -71,26 +71,12 @@ public interface Dataset<T> extends AutoCloseable {
 
     /**
      * The locator of this dataset's samples, if it can fetch a sample again from a few numbers.
-     * Buffering decorators use it to save and restore what they hold; without one they resume by
-     * replaying the stream. Decorators that yield their upstream's samples return the upstream's.
+     * Buffering decorators (a shuffle, a group batch) save and restore what they hold by it, so a
+     * dataset under one must have one; every built-in dataset does. Decorators that yield their
+     * upstream's samples return the upstream's.
      */
     default Optional<SampleLocator<T>> locator() {
         return Optional.empty();
-    }
-
-    /**
-     * Takes back samples this dataset returned that nothing will read again, so that it may use
-     * their memory for later samples: a reader hands back each batch's samples, on the load
-     * thread, once the batch is parsed and released. A dataset that copies records into buffers
-     * of its own (a compressed file's) reuses the buffers instead of allocating new ones.
-     *
-     * <p>Decorators hand on the samples they took from the dataset they wrap, each once; one that
-     * yields a sample twice (padding) must not. Nothing depends on this being called: a sample
-     * never handed back is left to the garbage collector. The default does nothing.
-     *
-     * @throws IllegalStateException if the dataset finds a sample handed back twice
-     */
-    default void recycle(List<? extends T> samples) {
     }
 
     /** Releases files and buffers; idempotent. Decorators close the dataset they wrap. */

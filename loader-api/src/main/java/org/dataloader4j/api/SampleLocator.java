@@ -1,6 +1,10 @@
 package org.dataloader4j.api;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.LongFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * Names the samples of a dataset by a few numbers and fetches them again by those numbers.
@@ -36,4 +40,36 @@ public interface SampleLocator<T> {
      * @throws CorruptDataException     if the data there is malformed
      */
     List<T> fetch(long[] locations);
+
+    /**
+     * A locator of one {@code long} per sample: its index, {@code indexOf(sample)}, and the sample
+     * at an index, {@code at(index)}. For a dataset whose samples are numbered, such as one that
+     * yields the records of an index or the elements of a list.
+     *
+     * @throws NullPointerException if an argument is {@code null}
+     */
+    static <T> SampleLocator<T> byIndex(ToLongFunction<? super T> indexOf, LongFunction<? extends T> at) {
+        Objects.requireNonNull(indexOf, "indexOf");
+        Objects.requireNonNull(at, "at");
+        return new SampleLocator<>() {
+            @Override
+            public int width() {
+                return 1;
+            }
+
+            @Override
+            public void locate(T sample, long[] to, int at) {
+                to[at] = indexOf.applyAsLong(sample);
+            }
+
+            @Override
+            public List<T> fetch(long[] locations) {
+                List<T> samples = new ArrayList<>(locations.length);
+                for (long index : locations) {
+                    samples.add(at.apply(index));
+                }
+                return samples;
+            }
+        };
+    }
 }

@@ -16,6 +16,7 @@ import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.SampleLocator;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.dataset.SampleAtATimeDataset;
+import org.dataloader4j.core.dataset.SampleRecycler;
 import org.dataloader4j.core.files.FileCursor;
 import org.dataloader4j.core.files.MappedFiles;
 import org.dataloader4j.core.files.MappedRecordLocator;
@@ -52,7 +53,7 @@ import org.dataloader4j.format.RecordReader;
  * {@code truncated record at offset N in FILE}. Single-threaded; the slices it returns may be
  * read from any thread until the dataset is closed, or until they are recycled.
  */
-public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> {
+public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> implements SampleRecycler<RecordSlice> {
     static final String KIND = "tfrecord";
 
     private final FileCursor cursor;

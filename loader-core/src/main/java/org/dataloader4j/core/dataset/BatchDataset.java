@@ -6,7 +6,6 @@ import java.util.Objects;
 import java.util.Optional;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
-import org.dataloader4j.api.SampleLocator;
 
 /**
  * Groups the samples of the dataset it wraps into batches of {@code batchSize}: OneFlow's
@@ -18,10 +17,9 @@ import org.dataloader4j.api.SampleLocator;
  *
  * @param <T> the sample type
  */
-public final class BatchDataset<T> implements Dataset<T> {
+public final class BatchDataset<T> extends ForwardingDataset<T> {
     static final String KIND = "batch";
 
-    private final Dataset<T> upstream;
     private final int batchSize;
     private final boolean dropRemainder;
     private boolean ended;
@@ -33,7 +31,7 @@ public final class BatchDataset<T> implements Dataset<T> {
      * @throws IllegalArgumentException if {@code batchSize < 1}
      */
     public BatchDataset(Dataset<T> upstream, int batchSize, boolean dropRemainder) {
-        this.upstream = Objects.requireNonNull(upstream, "upstream");
+        super(upstream);
         this.batchSize = Checks.positive("batchSize", batchSize);
         this.dropRemainder = dropRemainder;
     }
@@ -58,7 +56,7 @@ public final class BatchDataset<T> implements Dataset<T> {
         }
         int first = out.size();
         for (int taken = 0; taken < batchSize; taken++) {
-            int n = upstream.nextInto(out);
+            int n = upstream().nextInto(out);
             if (n == 0) {
                 ended = true;
                 if (dropRemainder) {
@@ -69,7 +67,7 @@ public final class BatchDataset<T> implements Dataset<T> {
             }
             if (n != 1) {
                 throw new IllegalStateException("BatchDataset needs a dataset that yields one sample per next(), got "
-                        + n + " from " + upstream.getClass().getName());
+                        + n + " from " + upstream().getClass().getName());
             }
         }
         return batchSize;
@@ -78,34 +76,13 @@ public final class BatchDataset<T> implements Dataset<T> {
     /** The wrapped dataset's state: a batch is taken whole, so nothing is pending between calls. */
     @Override
     public DatasetState state() {
-        return DatasetState.of(KIND, upstream.state()).with("ended", ended ? 1 : 0);
+        return DatasetState.of(KIND, upstream().state()).with("ended", ended ? 1 : 0);
     }
 
     @Override
     public void restore(DatasetState state) {
         state.expect(KIND);
-        upstream.restore(state.requireUpstream());
+        upstream().restore(state.requireUpstream());
         ended = state.field("ended") != 0;
-    }
-
-    @Override
-    public long epoch() {
-        return upstream.epoch();
-    }
-
-    @Override
-    public Optional<SampleLocator<T>> locator() {
-        return upstream.locator();
-    }
-
-    /** Hands the samples back to the dataset this one wraps: every sample here came from it, once. */
-    @Override
-    public void recycle(List<? extends T> samples) {
-        upstream.recycle(samples);
-    }
-
-    @Override
-    public void close() {
-        upstream.close();
     }
 }

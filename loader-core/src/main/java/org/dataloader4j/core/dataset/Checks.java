@@ -1,5 +1,8 @@
 package org.dataloader4j.core.dataset;
 
+import org.dataloader4j.api.Dataset;
+import org.dataloader4j.api.SampleLocator;
+
 /** Eager argument checks with {@code name=value} messages, for builders and constructors. */
 public final class Checks {
     private Checks() {
@@ -18,12 +21,24 @@ public final class Checks {
     }
 
     /**
-     * Returns {@code epochs} if it is {@code >= 1} or {@link org.dataloader4j.api.Dataset#FOREVER}.
+     * The locator of {@code upstream}, which {@code decorator} (a buffering decorator) saves its
+     * buffered samples by.
+     *
+     * @throws IllegalArgumentException naming the decorator and the dataset if it has none
+     */
+    public static <T> SampleLocator<T> locatable(Dataset<T> upstream, String decorator) {
+        return upstream.locator().orElseThrow(() -> new IllegalArgumentException(decorator
+                + " saves its buffer by the locations of the samples in it, and " + upstream.getClass().getName()
+                + " locates none: give it a SampleLocator (Dataset.locator())"));
+    }
+
+    /**
+     * Returns {@code epochs} if it is {@code >= 1} or {@link Dataset#FOREVER}.
      *
      * @throws IllegalArgumentException naming the value otherwise
      */
     public static long epochs(long epochs) {
-        if (epochs < 1 && epochs != org.dataloader4j.api.Dataset.FOREVER) {
+        if (epochs < 1 && epochs != Dataset.FOREVER) {
             throw new IllegalArgumentException("epochs must be >= 1 or FOREVER (-1): epochs=" + epochs);
         }
         return epochs;

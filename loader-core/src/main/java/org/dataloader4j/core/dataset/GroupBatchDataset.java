@@ -38,17 +38,11 @@ import org.dataloader4j.api.SampleLocator;
  * is emitted, oldest first, the partial ones included unless
  * {@link GroupBatchOptions#dropRemainder()}, which drops them (and only them).
  *
- * <p><b>State.</b> Where the wrapped dataset has a {@link SampleLocator} (every built-in reader
- * and in-memory dataset does), {@link #state()} is the wrapped dataset's state now, and for each
+ * <p><b>State.</b> The wrapped dataset must have a {@link SampleLocator} (every built-in reader
+ * and in-memory dataset does). {@link #state()} is the wrapped dataset's state now, and for each
  * pending batch, oldest first, its size and the location and epoch of each of its samples, never
  * the samples themselves; {@link #restore} fetches exactly those samples again and regroups them,
- * reading nothing else. Without a locator, what comes out depends only on the wrapped stream from
- * the last moment the buffer was empty: the state is the wrapped dataset's state at that moment
- * (taken lazily, just before the first sample read into an empty buffer) and the number of
- * batches returned since (a dropped remainder is not counted: it falls inside a call), and a
- * restore replays those steps, reading the samples again but never parsing them. That costs one
- * pass over the samples read since the buffer was last empty: with one group, at most one batch;
- * with groups that keep the buffer busy, up to the start of the stream.
+ * reading nothing else.
  *
  * <p>The wrapped dataset must yield one sample per {@code next()}. Each sample keeps the epoch
  * it was read in, and {@link #epoch()} is the highest epoch among the samples returned so far.
@@ -56,10 +50,9 @@ import org.dataloader4j.api.SampleLocator;
  *
  * @param <T> the sample type
  */
-public final class GroupBatchDataset<T> implements Dataset<T> {
+public final class GroupBatchDataset<T> extends ForwardingDataset<T> {
     static final String KIND = "group";
 
-    private final Dataset<T> upstream;
     private final ToLongFunction<? super T> groupFn;
     private final GroupBatchOptions options;
     private final SampleLocator<T> locator;
@@ -71,9 +64,6 @@ public final class GroupBatchDataset<T> implements Dataset<T> {
     private int buffered;
     private boolean upstreamEnded;
     private long epoch;
-    /** Without a locator: the wrapped dataset's state when the buffer was last empty, and the steps since. */
-    private DatasetState anchor;
-    private long steps;
 
     /** A batch being gathered for one group, with the epoch and location of each sample. */
     private static final class Pending<T> {
@@ -93,14 +83,16 @@ public final class GroupBatchDataset<T> implements Dataset<T> {
     /**
      * Batches {@code upstream} by {@code groupFn} with {@code options}.
      *
-     * @throws NullPointerException if an argument is {@code null}
+     * @throws NullPointerException     if an argument is {@code null}
+     * @throws IllegalArgumentException if {@code upstream} has no {@link SampleLocator} to save the
+     *                                  buffered samples by
      */
     public GroupBatchDataset(Dataset<T> upstream, ToLongFunction<? super T> groupFn, GroupBatchOptions options) {
-        this.upstream = Objects.requireNonNull(upstream, "upstream");
+        super(upstream);
         this.groupFn = Objects.requireNonNull(groupFn, "groupFn");
         this.options = Objects.requireNonNull(options, "options");
-        this.locator = upstream.locator().orElse(null);
-        this.width = locator == null ? 0 : locator.width();
+        this.locator = Checks.locatable(upstream, "GroupBatchDataset");
+        this.width = locator.width();
     }
 
     /** Batches of {@code batchSize} with the defaults of {@link GroupBatchOptions#of(int)}. */
@@ -124,7 +116,6 @@ public final class GroupBatchDataset<T> implements Dataset<T> {
         while (true) {
             Pending<T> oldest = pending.peekFirst();
             if (oldest != null && oldest.samples.size() == batchSize) {
-                steps++;
                 return emitOldest();
             }
             if (upstreamEnded) {
@@ -135,7 +126,6 @@ public final class GroupBatchDataset<T> implements Dataset<T> {
                 if (options.dropRemainder() && batch.size() < batchSize) {
                     continue;
                 }
-                steps++;
                 return batch;
             }
             if (oldest != null && buffered >= options.maxBufferedSamples()) {
@@ -145,7 +135,6 @@ public final class GroupBatchDataset<T> implements Dataset<T> {
                             + oldest.group + ", holds " + oldest.samples.size() + " of batchSize=" + batchSize
                             + "; raise maxBufferedSamples or use Overflow.EMIT_PARTIAL");
                 }
-                steps++;
                 return emitOldest();
             }
             read();
@@ -153,27 +142,20 @@ public final class GroupBatchDataset<T> implements Dataset<T> {
     }
 
     private void read() {
-        if (locator == null && pending.isEmpty()) {
-            // The buffer is empty: from here on the output depends only on the stream from here.
-            anchor = upstream.state();
-            steps = 0;
-        }
-        List<T> samples = upstream.next();
+        List<T> samples = upstream().next();
         if (samples.isEmpty()) {
             upstreamEnded = true;
             return;
         }
         if (samples.size() != 1) {
             throw new IllegalStateException("GroupBatchDataset needs a dataset that yields one sample per next(), got "
-                    + samples.size() + " from " + upstream.getClass().getName());
+                    + samples.size() + " from " + upstream().getClass().getName());
         }
         T sample = samples.get(0);
         Pending<T> batch = join(sample);
         int i = batch.samples.size() - 1;
-        batch.epochs[i] = upstream.epoch();
-        if (locator != null) {
-            locator.locate(sample, batch.locations, i * width);
-        }
+        batch.epochs[i] = upstream().epoch();
+        locator.locate(sample, batch.locations, i * width);
     }
 
     /** Adds {@code sample} to the open batch of its group, or to a new one; returns the batch. */
@@ -204,71 +186,56 @@ public final class GroupBatchDataset<T> implements Dataset<T> {
         return batch.samples;
     }
 
-    /**
-     * With a locator, the wrapped dataset's state now and the pending batches' sizes, locations
-     * and epochs; without one, the wrapped dataset's state from when the buffer was last empty,
-     * with the steps taken since.
-     */
+    /** The wrapped dataset's state now, and the pending batches' sizes, locations and epochs. */
     @Override
     public DatasetState state() {
-        long ended = upstreamEnded ? 1 : 0;
-        if (locator != null) {
-            long[] sizes = new long[pending.size()];
-            long[] epochs = new long[buffered];
-            long[] locations = new long[buffered * width];
-            int b = 0;
-            int at = 0;
-            for (Pending<T> batch : pending) {
-                int n = batch.samples.size();
-                sizes[b++] = n;
-                System.arraycopy(batch.epochs, 0, epochs, at, n);
-                System.arraycopy(batch.locations, 0, locations, at * width, n * width);
-                at += n;
-            }
-            return DatasetState.of(KIND, upstream.state()).with("ended", ended).with("epoch", epoch)
-                    .withList("sizes", sizes, 0, sizes.length).withList("epochs", epochs, 0, at)
-                    .withList("locations", locations, 0, at * width);
+        long[] sizes = new long[pending.size()];
+        long[] epochs = new long[buffered];
+        long[] locations = new long[buffered * width];
+        int b = 0;
+        int at = 0;
+        for (Pending<T> batch : pending) {
+            int n = batch.samples.size();
+            sizes[b++] = n;
+            System.arraycopy(batch.epochs, 0, epochs, at, n);
+            System.arraycopy(batch.locations, 0, locations, at * width, n * width);
+            at += n;
         }
-        if (pending.isEmpty()) {
-            return DatasetState.of(KIND, upstream.state()).with("steps", 0).with("ended", ended).with("epoch", epoch);
-        }
-        return DatasetState.of(KIND, anchor).with("steps", steps).with("ended", 0).with("epoch", epoch);
+        return DatasetState.of(KIND, upstream().state()).with("ended", upstreamEnded ? 1 : 0).with("epoch", epoch)
+                .withList("sizes", sizes, 0, sizes.length).withList("epochs", epochs, 0, at)
+                .withList("locations", locations, 0, at * width);
     }
 
     /**
      * Restores the wrapped dataset to the recorded state, then fetches the pending samples again
-     * (a state with locations) or replays the recorded steps (one without).
+     * by their locations and regroups them.
+     *
+     * @throws IllegalArgumentException also if the pending batches do not fit this dataset's
+     *                                  batch size, locations or groups
      */
     @Override
     public void restore(DatasetState state) {
         state.expect(KIND);
-        long ended = state.field("ended");
-        upstream.restore(state.requireUpstream());
-        pending.clear();
-        open.clear();
-        buffered = 0;
-        steps = 0;
-        anchor = null;
-        upstreamEnded = ended != 0;
-        if (state.hasList("locations")) {
-            regroup(state);
-        } else {
-            replay(state, state.field("steps"), ended);
-        }
-    }
-
-    /** Rebuilds the pending batches from the sizes, epochs and locations of {@code state}. */
-    private void regroup(DatasetState state) {
         long[] sizes = state.list("sizes");
         long[] epochs = state.list("epochs");
         long[] locations = state.list("locations");
         long total = Arrays.stream(sizes).sum();
-        if (locator == null || total != epochs.length || locations.length != total * width
+        if (total != epochs.length || locations.length != total * width
                 || Arrays.stream(sizes).anyMatch(n -> n < 1 || n > options.batchSize())) {
             throw new IllegalArgumentException("the state's pending batches do not fit this group batch of batchSize="
-                    + options.batchSize() + (locator == null ? " over a dataset without a locator" : " and locations of width "
-                    + width) + ": " + state);
+                    + options.batchSize() + " and locations of width " + width + ": " + state);
         }
+        upstream().restore(state.requireUpstream());
+        pending.clear();
+        open.clear();
+        buffered = 0;
+        upstreamEnded = state.field("ended") != 0;
+        regroup(state, sizes, epochs, locations);
+        epoch = state.field("epoch");
+    }
+
+    /** Rebuilds the pending batches of {@code state} from their sizes, epochs and locations. */
+    private void regroup(DatasetState state, long[] sizes, long[] epochs, long[] locations) {
         List<T> samples = locator.fetch(locations);
         int at = 0;
         for (long size : sizes) {
@@ -284,41 +251,11 @@ public final class GroupBatchDataset<T> implements Dataset<T> {
                 System.arraycopy(locations, at * width, batch.locations, i * width, width);
             }
         }
-        epoch = state.field("epoch");
     }
 
-    private void replay(DatasetState state, long target, long ended) {
-        if (target < 0 || (ended != 0 && target != 0)) {
-            throw new IllegalArgumentException("not a group batch state: " + state);
-        }
-        for (long i = 0; i < target; i++) {
-            if (next().isEmpty()) {
-                throw new IllegalArgumentException("the data ended after " + i + " of " + target
-                        + " replayed steps; was the state taken from another stream? " + state);
-            }
-        }
-        // The replay starts where the buffer was last empty, after batches of earlier epochs.
-        epoch = state.field("epoch");
-    }
-
+    /** The highest epoch among the samples returned so far. */
     @Override
     public long epoch() {
         return epoch;
-    }
-
-    @Override
-    public Optional<SampleLocator<T>> locator() {
-        return Optional.ofNullable(locator);
-    }
-
-    /** Hands the samples back to the dataset this one wraps: every sample here came from it, once. */
-    @Override
-    public void recycle(List<? extends T> samples) {
-        upstream.recycle(samples);
-    }
-
-    @Override
-    public void close() {
-        upstream.close();
     }
 }

@@ -19,20 +19,17 @@ import org.dataloader4j.api.SampleLocator;
  * order. The buffer mixes epochs near their boundaries; each buffered sample keeps the epoch it
  * was read in, and {@link #epoch()} is the highest epoch among the samples returned so far.
  *
- * <p><b>State.</b> Where the wrapped dataset has a {@link SampleLocator} (every built-in reader
- * and in-memory dataset does), {@link #state()} is the wrapped dataset's state now, the
+ * <p><b>State.</b> The wrapped dataset must have a {@link SampleLocator} (every built-in reader
+ * and in-memory dataset does). {@link #state()} is the wrapped dataset's state now, the
  * generator's state, and one location and one epoch per buffered sample, never the samples
  * themselves; {@link #restore} fetches exactly the buffered samples again and reads nothing
- * else. Without a locator the state is the wrapped dataset's state from before the buffer was
- * filled and the number of steps taken, and a restore replays those steps (reading, not
- * parsing, the samples again). Single-threaded.
+ * else. Single-threaded.
  *
  * @param <T> the sample type
  */
-public final class RandomShuffleDataset<T> implements Dataset<T> {
+public final class RandomShuffleDataset<T> extends ForwardingDataset<T> {
     static final String KIND = "shuffle";
 
-    private final Dataset<T> upstream;
     private final int bufferSize;
     private final SampleLocator<T> locator;
     private final int width;
@@ -47,21 +44,19 @@ public final class RandomShuffleDataset<T> implements Dataset<T> {
     private SplitMix64 random;
     private boolean filled;
     private long epoch;
-    /** Without a locator: the wrapped dataset's state before the buffer was filled, and the steps since. */
-    private DatasetState start;
-    private long steps;
 
     /**
      * Shuffles {@code upstream} through a buffer of {@code bufferSize} samples, with a generator
      * seeded by {@code seed}.
      *
-     * @throws IllegalArgumentException if {@code bufferSize < 1}
+     * @throws IllegalArgumentException if {@code bufferSize < 1}, or {@code upstream} has no
+     *                                  {@link SampleLocator} to save the buffer's samples by
      */
     public RandomShuffleDataset(Dataset<T> upstream, int bufferSize, long seed) {
-        this.upstream = Objects.requireNonNull(upstream, "upstream");
+        super(upstream);
         this.bufferSize = Checks.positive("bufferSize", bufferSize);
-        this.locator = upstream.locator().orElse(null);
-        this.width = locator == null ? 0 : locator.width();
+        this.locator = Checks.locatable(upstream, "RandomShuffleDataset");
+        this.width = locator.width();
         this.buffer = new ArrayList<>(bufferSize);
         this.epochs = new long[bufferSize];
         this.locations = new long[width * bufferSize];
@@ -81,9 +76,8 @@ public final class RandomShuffleDataset<T> implements Dataset<T> {
         if (!filled) {
             fill();
         }
-        steps++;
         pulled.clear();
-        int n = upstream.nextInto(pulled);
+        int n = upstream().nextInto(pulled);
         if (n == 0) {
             if (buffer.isEmpty()) {
                 return 0;
@@ -95,7 +89,7 @@ public final class RandomShuffleDataset<T> implements Dataset<T> {
             buffer.remove(last);
             return 1;
         }
-        long readEpoch = upstream.epoch();
+        long readEpoch = upstream().epoch();
         for (int k = 0; k < n; k++) {
             int i = random.nextInt(buffer.size());
             out.add(take(i));
@@ -106,16 +100,13 @@ public final class RandomShuffleDataset<T> implements Dataset<T> {
     }
 
     private void fill() {
-        if (locator == null) {
-            start = upstream.state();
-        }
         filled = true;
         while (buffer.size() < bufferSize) {
             int start = buffer.size();
-            if (upstream.nextInto(buffer) == 0) {
+            if (upstream().nextInto(buffer) == 0) {
                 return;
             }
-            long readEpoch = upstream.epoch();
+            long readEpoch = upstream().epoch();
             grow(buffer.size());
             for (int i = start; i < buffer.size(); i++) {
                 put(i, buffer.get(i), readEpoch);
@@ -131,9 +122,7 @@ public final class RandomShuffleDataset<T> implements Dataset<T> {
     private void put(int i, T sample, long sampleEpoch) {
         buffer.set(i, sample);
         epochs[i] = sampleEpoch;
-        if (locator != null) {
-            locator.locate(sample, locations, i * width);
-        }
+        locator.locate(sample, locations, i * width);
     }
 
     private void put(int i, T sample, long sampleEpoch, long[] from, int at) {
@@ -151,18 +140,14 @@ public final class RandomShuffleDataset<T> implements Dataset<T> {
 
     @Override
     public DatasetState state() {
-        if (locator == null) {
-            return DatasetState.of(KIND, filled ? start : upstream.state()).with("seed", seed).with("steps", steps);
-        }
         int n = buffer.size();
-        return DatasetState.of(KIND, upstream.state())
+        return DatasetState.of(KIND, upstream().state())
                 .with("seed", seed).with("random", random.state()).with("filled", filled ? 1 : 0).with("epoch", epoch)
                 .withList("epochs", epochs, 0, n).withList("locations", locations, 0, n * width);
     }
 
     /**
-     * {@inheritDoc} A state with locations fetches the buffered samples from the wrapped dataset;
-     * one without replays the recorded steps.
+     * {@inheritDoc} The buffered samples are fetched from the wrapped dataset by their locations.
      *
      * @throws IllegalArgumentException also if the state holds locations of another width than
      *                                  the wrapped dataset's, or more samples than the buffer
@@ -170,20 +155,16 @@ public final class RandomShuffleDataset<T> implements Dataset<T> {
     @Override
     public void restore(DatasetState state) {
         state.expect(KIND);
-        upstream.restore(state.requireUpstream());
-        seed = state.field("seed");
-        buffer.clear();
-        if (!state.hasList("locations")) {
-            replay(state.field("steps"));
-            return;
-        }
         long[] restoredEpochs = state.list("epochs");
         long[] restoredLocations = state.list("locations");
         int n = restoredEpochs.length;
-        if (locator == null || restoredLocations.length != (long) n * width || n > Math.max(bufferSize, epochs.length)) {
+        if (restoredLocations.length != (long) n * width || n > Math.max(bufferSize, epochs.length)) {
             throw new IllegalArgumentException("the state's buffer does not fit this shuffle of bufferSize=" + bufferSize
-                    + (locator == null ? " over a dataset without a locator" : " and locations of width " + width) + ": " + state);
+                    + " and locations of width " + width + ": " + state);
         }
+        upstream().restore(state.requireUpstream());
+        seed = state.field("seed");
+        buffer.clear();
         List<T> samples = locator.fetch(restoredLocations);
         grow(n);
         for (int i = 0; i < n; i++) {
@@ -195,34 +176,9 @@ public final class RandomShuffleDataset<T> implements Dataset<T> {
         epoch = state.field("epoch");
     }
 
-    private void replay(long target) {
-        random = new SplitMix64(seed);
-        filled = false;
-        epoch = 0;
-        steps = 0;
-        while (steps < target) {
-            next();
-        }
-    }
-
     @Override
     public long epoch() {
         return epoch;
     }
 
-    @Override
-    public Optional<SampleLocator<T>> locator() {
-        return Optional.ofNullable(locator);
-    }
-
-    /** Hands the samples back to the dataset this one wraps: every sample here came from it, once. */
-    @Override
-    public void recycle(List<? extends T> samples) {
-        upstream.recycle(samples);
-    }
-
-    @Override
-    public void close() {
-        upstream.close();
-    }
 }

@@ -8,7 +8,6 @@ import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.Parser;
-import org.dataloader4j.api.SampleLocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,13 +30,14 @@ import org.slf4j.LoggerFactory;
  *
  * @param <T> the sample type
  */
-public final class SkipCorruptDataset<T> implements Dataset<T> {
+public final class SkipCorruptDataset<T> extends ForwardingDataset<T> {
     private static final Logger LOG = LoggerFactory.getLogger(SkipCorruptDataset.class);
     static final String KIND = "skip-corrupt";
 
-    private final Dataset<T> upstream;
     private final SkipPolicy policy;
     private final SampleCheck<T> check;
+    /** Where the corrupt samples it drops go back to, if their dataset takes them back. */
+    private final SampleRecycler<T> recycler;
     private long read;
     /** Written by the load thread only; volatile for metrics. */
     private volatile long skipped;
@@ -52,8 +52,9 @@ public final class SkipCorruptDataset<T> implements Dataset<T> {
      * @throws IllegalArgumentException if {@code policy} is strict: then leave the decorator out
      */
     public SkipCorruptDataset(Dataset<T> upstream, Parser<? super T> parser, SkipPolicy policy) {
-        this.upstream = Objects.requireNonNull(upstream, "upstream");
+        super(upstream);
         this.policy = Objects.requireNonNull(policy, "policy");
+        this.recycler = ForwardingDataset.recycler(upstream).orElse(null);
         if (policy.strict()) {
             throw new IllegalArgumentException("a strict policy skips nothing: read the dataset without SkipCorruptDataset");
         }
@@ -65,7 +66,7 @@ public final class SkipCorruptDataset<T> implements Dataset<T> {
         while (true) {
             List<T> samples;
             try {
-                samples = upstream.next();
+                samples = upstream().next();
             } catch (CorruptDataException e) {
                 skip(e);
                 continue;
@@ -92,7 +93,9 @@ public final class SkipCorruptDataset<T> implements Dataset<T> {
             } catch (CorruptDataException e) {
                 skip(e);
                 // Dropped: nothing reads it again.
-                upstream.recycle(List.of(sample));
+                if (recycler != null) {
+                    recycler.recycle(List.of(sample));
+                }
                 if (good == null) {
                     good = new ArrayList<>(samples.subList(0, i));
                 }
@@ -102,12 +105,12 @@ public final class SkipCorruptDataset<T> implements Dataset<T> {
     }
 
     private void skip(CorruptDataException e) {
-        long epoch = upstream.epoch();
+        long epoch = upstream().epoch();
         if (last != null && lastEpoch == epoch && e.file().equals(last.file()) && e.offset() == last.offset()
                 && e.record() == last.record()
                 && (e.offset() != CorruptDataException.UNKNOWN || e.record() != CorruptDataException.UNKNOWN)) {
             throw new IllegalStateException("the dataset threw for the same record twice in a row instead of moving past"
-                    + " it, so its corrupt records cannot be skipped: " + upstream, e);
+                    + " it, so its corrupt records cannot be skipped: " + upstream(), e);
         }
         read++;
         long count = skipped + 1;
@@ -126,21 +129,10 @@ public final class SkipCorruptDataset<T> implements Dataset<T> {
         return skipped;
     }
 
-    @Override
-    public long epoch() {
-        return upstream.epoch();
-    }
-
-    /** The upstream's: only good samples are ever located. */
-    @Override
-    public Optional<SampleLocator<T>> locator() {
-        return upstream.locator();
-    }
-
     /** The upstream's state, with the counts the budget is checked against. */
     @Override
     public DatasetState state() {
-        return DatasetState.of(KIND, upstream.state()).with("read", read).with("skipped", skipped);
+        return DatasetState.of(KIND, upstream().state()).with("read", read).with("skipped", skipped);
     }
 
     @Override
@@ -151,23 +143,17 @@ public final class SkipCorruptDataset<T> implements Dataset<T> {
         if (s < 0 || r < s) {
             throw new IllegalArgumentException("state does not fit a skip policy: " + state);
         }
-        upstream.restore(state.requireUpstream());
+        upstream().restore(state.requireUpstream());
         read = r;
         skipped = s;
         last = null;
-    }
-
-    /** Hands the samples back to the dataset this one wraps, as it does the corrupt samples it drops. */
-    @Override
-    public void recycle(List<? extends T> samples) {
-        upstream.recycle(samples);
     }
 
     /** Closes the upstream and frees the check's memory. */
     @Override
     public void close() {
         try {
-            upstream.close();
+            super.close();
         } finally {
             check.close();
         }
@@ -175,6 +161,6 @@ public final class SkipCorruptDataset<T> implements Dataset<T> {
 
     @Override
     public String toString() {
-        return "SkipCorruptDataset[" + policy + ", " + upstream + "]";
+        return "SkipCorruptDataset[" + policy + ", " + upstream() + "]";
     }
 }

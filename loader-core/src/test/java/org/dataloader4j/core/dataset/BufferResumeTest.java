@@ -17,9 +17,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Resuming the buffering decorators (shuffle, group) by the locations of what they buffer, and
- * by replay over a dataset without a locator: the same batches and epochs as an uninterrupted
- * run, from every position, without reading anything but the buffered samples again.
+ * Resuming the buffering decorators (shuffle, group) by the locations of what they buffer: the
+ * same batches and epochs as an uninterrupted run, from every position, without reading anything
+ * but the buffered samples again. Without a locator under them they refuse to be built.
  */
 class BufferResumeTest {
 
@@ -137,24 +137,22 @@ class BufferResumeTest {
         };
     }
 
-    @ParameterizedTest(name = "{0} locatable={1}")
-    @CsvSource({"SHUFFLE,true", "SHUFFLE,false", "GROUP,true", "GROUP,false", "SHUFFLE_GROUP,true", "SHUFFLE_GROUP,false"})
-    void resumingAtEveryBatchGivesTheUninterruptedBatchesAndEpochs(Stack stack, boolean locatable) {
-        Run whole = drain(stack.build.apply(new Epochs(23, 3, locatable)));
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"SHUFFLE", "GROUP", "SHUFFLE_GROUP"})
+    void resumingAtEveryBatchGivesTheUninterruptedBatchesAndEpochs(Stack stack) {
+        Run whole = drain(stack.build.apply(new Epochs(23, 3, true)));
 
         for (int k = 0; k <= whole.batches.size(); k++) {
-            Dataset<Tagged> first = stack.build.apply(new Epochs(23, 3, locatable));
+            Dataset<Tagged> first = stack.build.apply(new Epochs(23, 3, true));
             for (int i = 0; i < k; i++) {
                 first.next();
             }
             DatasetState state = roundTrip(first.state(), k);
-            Epochs source = new Epochs(23, 3, locatable);
+            Epochs source = new Epochs(23, 3, true);
             Dataset<Tagged> resumed = stack.build.apply(source);
             resumed.restore(state);
 
-            if (locatable) {
-                assertEquals(0, source.nextCalls, "a restore by location reads nothing but the buffer: k=" + k + " " + state);
-            }
+            assertEquals(0, source.nextCalls, "a restore by location reads nothing but the buffer: k=" + k + " " + state);
             assertEquals(first.epoch(), resumed.epoch(), "k=" + k);
             Run rest = drain(resumed);
             assertEquals(whole.batches.subList(k, whole.batches.size()), rest.batches, "k=" + k + " state=" + state);
@@ -215,17 +213,23 @@ class BufferResumeTest {
         assertEquals(drain(group).batches, drain(resumed).batches);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"SHUFFLE", "GROUP", "SHUFFLE_GROUP"})
+    void aBufferOverADatasetWithoutALocatorIsRefusedWhenBuilt(Stack stack) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> stack.build.apply(new Epochs(50, 1, false)));
+        assertTrue(e.getMessage().contains("SampleLocator"), e.getMessage());
+    }
+
     @Test
-    void aStateWithLocationsDoesNotRestoreAShuffleOverADatasetWithoutALocator() {
+    void aStateDoesNotRestoreAShuffleOfAnotherBufferSize() {
         RandomShuffleDataset<Tagged> located = new RandomShuffleDataset<>(new Epochs(50, 1, true), 8, 1);
         located.next();
         DatasetState state = located.state();
 
-        RandomShuffleDataset<Tagged> unlocated = new RandomShuffleDataset<>(new Epochs(50, 1, false), 8, 1);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> unlocated.restore(state));
-        assertTrue(e.getMessage().contains("without a locator"), e.getMessage());
         RandomShuffleDataset<Tagged> smaller = new RandomShuffleDataset<>(new Epochs(50, 1, true), 4, 1);
-        assertThrows(IllegalArgumentException.class, () -> smaller.restore(state));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> smaller.restore(state));
+        assertTrue(e.getMessage().contains("bufferSize=4"), e.getMessage());
     }
 
     private static List<Long> boxed(long[] values) {

@@ -1,16 +1,19 @@
 package org.dataloader4j.core.dataset;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.api.SampleLocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -152,39 +155,77 @@ class DecoratorCompositionTest {
         assertThrows(IllegalStateException.class, batchOfBatches::next);
     }
 
+    /** A list that takes its samples back, as a compressed file's dataset does. */
+    private static final class Recycling implements Dataset<Integer>, SampleRecycler<Integer> {
+        private final Dataset<Integer> list = ListDataset.of(SAMPLES);
+        final List<List<? extends Integer>> handedBack = new ArrayList<>();
+
+        @Override
+        public List<Integer> next() {
+            return list.next();
+        }
+
+        @Override
+        public DatasetState state() {
+            return list.state();
+        }
+
+        @Override
+        public void restore(DatasetState state) {
+            list.restore(state);
+        }
+
+        @Override
+        public Optional<SampleLocator<Integer>> locator() {
+            return list.locator();
+        }
+
+        @Override
+        public void recycle(List<? extends Integer> samples) {
+            handedBack.add(samples);
+        }
+    }
+
     @Test
-    void decoratorsHandSamplesBackToTheDatasetTheyWrap() {
-        List<List<? extends Integer>> handedBack = new ArrayList<>();
-        Dataset<Integer> source = new Dataset<>() {
-            private final Dataset<Integer> list = ListDataset.of(SAMPLES);
-
-            @Override
-            public List<Integer> next() {
-                return list.next();
-            }
-
-            @Override
-            public DatasetState state() {
-                return list.state();
-            }
-
-            @Override
-            public void restore(DatasetState state) {
-                list.restore(state);
-            }
-
-            @Override
-            public void recycle(List<? extends Integer> samples) {
-                handedBack.add(samples);
-            }
-        };
+    void theDatasetThatMadeTheSamplesIsFoundUnderTheForwardingDecorators() {
+        Recycling source = new Recycling();
         Dataset<Integer> stack = new GroupBatchDataset<>(new BatchDataset<>(new RandomShuffleDataset<>(source, 16, 1), 1, false),
                 s -> s % 3, GroupBatchOptions.of(8));
         List<Integer> batch = stack.next();
 
-        stack.recycle(batch);
+        assertSame(source, ForwardingDataset.source(stack));
+        ForwardingDataset.recycler(stack).orElseThrow().recycle(batch);
+        assertEquals(List.of(batch), source.handedBack);
+        assertTrue(ForwardingDataset.find(stack, RandomShuffleDataset.class).isPresent());
+        assertTrue(ForwardingDataset.find(stack, SkipCorruptDataset.class).isEmpty());
+        assertTrue(ForwardingDataset.recycler(new BatchDataset<>(ListDataset.of(SAMPLES), 2, false)).isEmpty(),
+                "a list does not take its samples back");
+    }
 
-        assertEquals(List.of(batch), handedBack);
+    @Test
+    void aBufferingDecoratorNeedsALocatorUnderIt() {
+        Dataset<Integer> unlocatable = new Dataset<>() {
+            @Override
+            public List<Integer> next() {
+                return List.of();
+            }
+
+            @Override
+            public DatasetState state() {
+                return DatasetState.of("none", null);
+            }
+
+            @Override
+            public void restore(DatasetState state) {
+            }
+        };
+        IllegalArgumentException shuffle = assertThrows(IllegalArgumentException.class,
+                () -> new RandomShuffleDataset<>(unlocatable, 4, 1));
+        assertTrue(shuffle.getMessage().contains("RandomShuffleDataset") && shuffle.getMessage().contains("SampleLocator"),
+                shuffle.getMessage());
+        IllegalArgumentException group = assertThrows(IllegalArgumentException.class,
+                () -> GroupBatchDataset.of(unlocatable, 4, s -> 0));
+        assertTrue(group.getMessage().contains("GroupBatchDataset"), group.getMessage());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.dataloader4j.core.dataset;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -42,7 +43,7 @@ class SkipCorruptDatasetTest {
     };
 
     /** Yields {@code samples}; a sample {@code s >= 10} with {@code s % 10 == 0} is a damaged frame, thrown once, then passed. */
-    private static final class Frames implements Dataset<Long> {
+    private static final class Frames implements Dataset<Long>, SampleRecycler<Long> {
         private final List<Long> samples;
         private int next;
         private final boolean movesOn;
@@ -116,15 +117,12 @@ class SkipCorruptDatasetTest {
     }
 
     @Test
-    void handsBackWhatItYieldsAndWhatItDrops() {
+    void handsBackWhatItDropsAndLeavesTheReaderTheRest() {
         Frames frames = new Frames(samples(6, 3), true);
         try (SkipCorruptDataset<Long> d = new SkipCorruptDataset<>(frames, PARSER, SkipPolicy.maxRecords(1))) {
-            List<Long> good = drain(d);
+            assertEquals(List.of(0L, 1L, 2L, 4L, 5L), drain(d));
             assertEquals(List.of(-3L), frames.handedBack, "the sample the parser rejected, as it is dropped");
-
-            d.recycle(good);
-
-            assertEquals(List.of(-3L, 0L, 1L, 2L, 4L, 5L), frames.handedBack);
+            assertSame(frames, ForwardingDataset.recycler(d).orElseThrow(), "the reader hands the samples it yields back there");
         }
     }
 

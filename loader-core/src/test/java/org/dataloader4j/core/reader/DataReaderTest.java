@@ -12,6 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,6 +30,7 @@ import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Parser;
+import org.dataloader4j.api.SampleLocator;
 import org.dataloader4j.api.Tensor;
 import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.batch.BatchBuffer;
@@ -36,6 +38,7 @@ import org.dataloader4j.core.dataset.BatchDataset;
 import org.dataloader4j.core.dataset.GroupBatchDataset;
 import org.dataloader4j.core.dataset.ListDataset;
 import org.dataloader4j.core.dataset.RandomShuffleDataset;
+import org.dataloader4j.core.dataset.SampleRecycler;
 import org.dataloader4j.core.reader.internal.ReaderState;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -250,7 +253,11 @@ class DataReaderTest {
         Set<Integer> read = ConcurrentHashMap.newKeySet();
         Map<Integer, Integer> handedBack = new ConcurrentHashMap<>();
         List<Integer> tooEarly = new CopyOnWriteArrayList<>();
-        Dataset<Integer> source = new CountingDataset(ListDataset.of(SAMPLES), new CountDownLatch(0)) {
+        final class Recycling extends CountingDataset implements SampleRecycler<Integer> {
+            Recycling() {
+                super(ListDataset.of(SAMPLES), new CountDownLatch(0));
+            }
+
             @Override
             public void recycle(List<? extends Integer> samples) {
                 for (int s : samples) {
@@ -260,7 +267,8 @@ class DataReaderTest {
                     handedBack.merge(s, 1, Integer::sum);
                 }
             }
-        };
+        }
+        Dataset<Integer> source = new Recycling();
         Dataset<Integer> stack = new BatchDataset<>(new RandomShuffleDataset<>(source, 64, 5), BATCH, false);
         int batches = 0;
         try (DataReader reader = reader(stack).parseThreads(parseThreads).ringSize(ringSize).build()) {
@@ -579,6 +587,11 @@ class DataReaderTest {
         @Override
         public void restore(DatasetState state) {
             upstream.restore(state);
+        }
+
+        @Override
+        public Optional<SampleLocator<Integer>> locator() {
+            return upstream.locator();
         }
     }
 }

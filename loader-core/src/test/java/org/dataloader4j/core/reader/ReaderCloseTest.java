@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.dataloader4j.api.Batch;
@@ -107,8 +108,9 @@ class ReaderCloseTest {
     }
 
     @Test
-    void aParserThatChecksForInterruptionStopsAtOnce() {
+    void aParserThatChecksForInterruptionStopsAtOnce() throws InterruptedException {
         AtomicInteger interrupted = new AtomicInteger();
+        CountDownLatch sleeping = new CountDownLatch(1);
         Parser<Integer> sleepy = new Parser<>() {
             private final IntParser parser = new IntParser();
 
@@ -120,6 +122,7 @@ class ReaderCloseTest {
             @Override
             public void parse(List<? extends Integer> samples, Batch out, ParallelLoop loop) {
                 if (!samples.contains(0)) {
+                    sleeping.countDown();
                     try {
                         Thread.sleep(Duration.ofMinutes(1));
                     } catch (InterruptedException e) {
@@ -132,6 +135,7 @@ class ReaderCloseTest {
         };
         DataReader reader = DataReader.builder(batches(), sleepy).name(name).batchSize(4).parseThreads(2).build();
         assertNotNull(reader.read());
+        sleeping.await();
         long start = System.nanoTime();
         reader.close();
         long took = Duration.ofNanos(System.nanoTime() - start).toMillis();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.LongStream;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.DataType;
@@ -11,6 +12,7 @@ import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Parser;
+import org.dataloader4j.api.SampleLocator;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.Tensor;
 import org.dataloader4j.api.TensorSpec;
@@ -23,12 +25,13 @@ import org.junit.jupiter.api.Timeout;
 class ReadmeExampleTest {
 
     // --- README example: start ---
-    /** One sample per next(), an empty list at the end, and a state to resume from. */
+    /** One sample per next(), an empty list at the end, a state to resume from, and a way to find a sample again. */
     static final class Numbers implements Dataset<Integer> {
         private int next;
         public List<Integer> next() { return next < 1000 ? List.of(next++) : List.of(); }
         public DatasetState state() { return DatasetState.of("numbers", null).with("next", next); }
         public void restore(DatasetState s) { next = (int) s.expect("numbers").field("next"); }
+        public Optional<SampleLocator<Integer>> locator() { return Optional.of(SampleLocator.byIndex(n -> n, i -> (int) i)); }
     }
 
     /** Declares its outputs once; then fills rows [0, n) of preallocated off-heap tensors. */

@@ -5,6 +5,8 @@ import java.util.List;
 import org.dataloader4j.api.ByteSized;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.core.dataset.ForwardingDataset;
+import org.dataloader4j.core.dataset.SampleRecycler;
 
 /**
  * The load thread's work: pulls batches of samples from the dataset stack and publishes each in
@@ -12,9 +14,9 @@ import org.dataloader4j.api.DatasetState;
  *
  * <p>For each batch: {@code dataset.nextInto} (a failure there is stored in the slot, which
  * ends the stream at it), then a wait for a free slot (a full ring is the backpressure), then
- * the claim, which hands the samples of the batch the slot held before back to the dataset
- * ({@link Dataset#recycle}; that batch has been parsed and released) and reuses their list, and
- * the publish. The end of the data is a slot too. The loop ends there, at a failure, or when the
+ * the claim, which hands the samples of the batch the slot held before (parsed and released by
+ * now) back to the dataset that made them, if it takes them back ({@link SampleRecycler}), and
+ * reuses their list, and the publish. The end of the data is a slot too. The loop ends there, at a failure, or when the
  * pipeline stops (its wait is alerted).
  *
  * <p>Its counters are written by the load thread alone and read by any ({@code volatile}).
@@ -24,6 +26,8 @@ import org.dataloader4j.api.DatasetState;
 final class LoadLoop<T> implements Runnable {
     private final SlotRing ring;
     private final Dataset<T> dataset;
+    /** The dataset that made the samples, if it takes them back; null if not. */
+    private final SampleRecycler<T> recycler;
     private final int capacity;
     private final int checkpointEvery;
     /** The dataset's state before the first batch: the first checkpoint. */
@@ -37,6 +41,7 @@ final class LoadLoop<T> implements Runnable {
     LoadLoop(SlotRing ring, Dataset<T> dataset, DatasetState initialState, int capacity, int checkpointEvery) {
         this.ring = ring;
         this.dataset = dataset;
+        this.recycler = ForwardingDataset.recycler(dataset).orElse(null);
         this.initialState = initialState;
         this.capacity = capacity;
         this.checkpointEvery = checkpointEvery;
@@ -89,7 +94,9 @@ final class LoadLoop<T> implements Runnable {
                     return;
                 }
                 if (done != null) {
-                    dataset.recycle(done);
+                    if (recycler != null) {
+                        recycler.recycle(done);
+                    }
                     batch = done;
                 } else {
                     batch = new ArrayList<>(capacity);

@@ -3,6 +3,8 @@ package org.dataloader4j.core.reader.internal;
 import java.util.List;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.core.dataset.ForwardingDataset;
+import org.dataloader4j.core.dataset.SampleRecycler;
 
 /**
  * How a {@code DataReader} keeps where its dataset stands after every batch without asking the
@@ -53,15 +55,18 @@ public final class ReaderState {
         replay(dataset, batches, state);
     }
 
-    /** Reads and drops {@code batches} batches, handing their samples back to the dataset. */
+    /** Reads and drops {@code batches} batches, handing their samples back to the dataset that made them. */
     private static <T> void replay(Dataset<T> dataset, long batches, DatasetState state) {
+        SampleRecycler<T> recycler = ForwardingDataset.recycler(dataset).orElse(null);
         for (long i = 0; i < batches; i++) {
             List<T> batch = dataset.next();
             if (batch.isEmpty()) {
                 throw new IllegalArgumentException("the dataset ended " + (batches - i)
                         + " batches before the state's position; it was taken from other data: " + state);
             }
-            dataset.recycle(batch);
+            if (recycler != null) {
+                recycler.recycle(batch);
+            }
         }
     }
 }
