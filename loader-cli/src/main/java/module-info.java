@@ -7,6 +7,8 @@ module org.dataloader4j.cli {
     requires org.dataloader4j.tfrecord;
     requires org.dataloader4j.samples;
     requires info.picocli;
+    // JSON output: records for inspect --json.
+    requires com.fasterxml.jackson.databind;
     // soak reports the live heap.
     requires java.management;
 
