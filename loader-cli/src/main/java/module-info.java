@@ -1,12 +1,15 @@
 /**
  * The {@code loader} command: {@code demo}, {@code inspect}, {@code verify}, {@code convert},
- * {@code index}, {@code bench} and {@code soak} on record files, with progress bars on long work.
+ * {@code index}, {@code bench} and {@code soak} on record files, with progress bars on long work;
+ * {@code state} on saved reader states.
  */
 module org.dataloader4j.cli {
     requires org.dataloader4j.ofrecord;
     requires org.dataloader4j.tfrecord;
     requires org.dataloader4j.samples;
     requires info.picocli;
+    // JSON: saved reader states, and records for inspect --json.
+    requires com.fasterxml.jackson.databind;
     // soak reports the live heap.
     requires java.management;
 

@@ -16,15 +16,16 @@ import picocli.CommandLine.Spec;
  * loader convert in.tfrecord -o out/   TFRecord, OFRecord, CSV, image folders to record files
  * loader index data/                   write the record-index sidecars
  * loader bench data/ --feature images:float32:784 --feature labels:int64:1
+ * loader state reader.state            a saved reader state as JSON, or in another form
  * </pre>
  *
  * <p>Errors are one line, {@code loader: CAUSE}, with the exit codes of {@link ExitCodes}.
  */
 @Command(name = "loader", mixinStandardHelpOptions = true, versionProvider = Loader.Version.class,
         description = "Inspect, verify, convert, index and benchmark OFRecord and TFRecord files, "
-                + "or run the demo.",
+                + "read saved reader states, or run the demo.",
         subcommands = {DemoCommand.class, InspectCommand.class, VerifyCommand.class, ConvertCommand.class,
-            IndexCommand.class, BenchCommand.class, SoakCommand.class, CommandLine.HelpCommand.class},
+            IndexCommand.class, BenchCommand.class, SoakCommand.class, StateCommand.class, CommandLine.HelpCommand.class},
         footer = {"%nExample:%n  loader inspect data/part-00000 -n 2", ExitCodes.HELP})
 public final class Loader implements Runnable {
     private final Terminal terminal;

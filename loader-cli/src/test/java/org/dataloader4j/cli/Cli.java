@@ -1,5 +1,10 @@
 package org.dataloader4j.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
@@ -7,7 +12,27 @@ import java.util.Map;
 
 /** Runs {@code loader} in-process and keeps what it printed. */
 final class Cli {
+    /** Strict, and with every integer a {@code Long}, as the tests compare them. */
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.USE_LONG_FOR_INTS)
+            .build();
+
     private Cli() {
+    }
+
+    /**
+     * One JSON value the command printed, as plain Java values: {@code Map}, {@code List},
+     * {@code String}, {@code Long} (every integer), {@code Double} (the nearest double to a
+     * number with a fraction or exponent), {@code Boolean}, {@code null}.
+     */
+    static Object json(String text) {
+        try {
+            return JSON.readValue(text, Object.class);
+        } catch (JsonProcessingException e) {
+            throw new AssertionError("not JSON: " + text, e);
+        }
     }
 
     /**

@@ -16,7 +16,6 @@ import org.dataloader4j.testkit.ExpectedBytes;
 import org.dataloader4j.testkit.ExpectedFeature;
 import org.dataloader4j.testkit.ExpectedRecord;
 import org.dataloader4j.testkit.ExpectedRecords;
-import org.dataloader4j.testkit.Json;
 import org.dataloader4j.testkit.SharedTestData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,7 +52,7 @@ class InspectCommandTest {
         assertEquals(expected.summary().records(), lines.size(), "one line per record");
         for (Map.Entry<Long, ExpectedRecord> e : expected.records().entrySet()) {
             @SuppressWarnings("unchecked")
-            Map<String, Object> json = (Map<String, Object>) Json.parse(lines.get(e.getKey().intValue()));
+            Map<String, Object> json = (Map<String, Object>) Cli.json(lines.get(e.getKey().intValue()));
             assertEquals(file.toString(), json.get("file"));
             assertEquals(e.getKey(), json.get("index"));
             if (expected.hasFrames()) {
@@ -141,7 +140,7 @@ class InspectCommandTest {
         Cli.Result r = Cli.run("inspect", "--json", dir.resolve("part-00000").toString());
         assertEquals(0, r.code(), r::toString);
         @SuppressWarnings("unchecked")
-        Map<String, Map<String, Object>> features = (Map<String, Map<String, Object>>) ((Map<String, Object>) Json.parse(r.out().strip())).get("features");
+        Map<String, Map<String, Object>> features = (Map<String, Map<String, Object>>) ((Map<String, Object>) Cli.json(r.out().strip())).get("features");
         List<?> f = (List<?>) features.get("f").get("values");
         assertEquals(List.of("NaN", "Infinity", "-Infinity"), f.subList(0, 3));
         for (int i = 3; i < floats.length; i++) {

@@ -19,6 +19,7 @@ import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.api.DatasetStateCodec;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.format.Features;
@@ -183,7 +184,7 @@ class OFRecordReaderTest {
                     head.add(id);
                 }
             }
-            state = DatasetState.decode(reader.state().encode());
+            state = DatasetStateCodec.fromText(DatasetStateCodec.toText(reader.state()));
         }
         try (DataReader reader = builder(PARTS).randomShuffle(true).shuffleBufferSize(64).epochs(2).shuffleAfterEpoch(true).restore(state).build()) {
             head.addAll(ids(reader));

@@ -15,6 +15,7 @@ import java.util.function.ToLongFunction;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.api.DatasetStateCodec;
 import org.dataloader4j.api.SampleLocator;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.dataset.BatchDataset;
@@ -97,7 +98,7 @@ class OFRecordResumeTest {
         assertEquals(26, run.batches().size(), "180 samples in batches of 7");
         assertEquals(List.of(0L, 1L, 2L), run.batches().stream().map(ResumeRuns.Seen::epoch).distinct().toList());
 
-        int base = run.states().get(0).toBytes().length;
+        int base = DatasetStateCodec.toBytes(run.states().get(0)).length;
         int fullBuffers = 0;
         for (int k = 0; k < run.states().size(); k++) {
             DatasetState state = run.states().get(k);
@@ -106,8 +107,8 @@ class OFRecordResumeTest {
             String where = "after " + k + " batches: " + state;
             assertTrue(buffered <= bufferSize, where);
             assertEquals(2 * buffered, shuffle.list("locations").length, "one file-and-record, offset pair per buffered sample " + where);
-            assertEquals(base + BYTES_PER_BUFFERED_SAMPLE * buffered, state.toBytes().length, where);
-            assertTrue(state.toBytes().length < MIN_RECORD_BYTES, "the state is smaller than one record " + where);
+            assertEquals(base + BYTES_PER_BUFFERED_SAMPLE * buffered, DatasetStateCodec.toBytes(state).length, where);
+            assertTrue(DatasetStateCodec.toBytes(state).length < MIN_RECORD_BYTES, "the state is smaller than one record " + where);
             if (buffered == bufferSize) {
                 fullBuffers++;
             }

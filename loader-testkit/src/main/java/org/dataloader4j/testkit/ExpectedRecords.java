@@ -54,10 +54,10 @@ public final class ExpectedRecords {
      */
     public static ExpectedRecords load(String relative) throws IOException {
         Path json = SharedTestData.expected(relative);
-        return of(Json.parse(json), relative);
+        return of(StrictJson.parse(json), relative);
     }
 
-    /** Reads an already parsed expected file; {@code name} is used in messages. */
+    /** Reads an expected file already parsed by {@link StrictJson}; {@code name} is used in messages. */
     public static ExpectedRecords of(Object json, String name) {
         Map<String, Object> root = object(json, name);
         Summary summary = Summary.parse(member(root, "summary", name), name + ": summary");

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Typed reads from a parsed {@link Json} tree. Each takes the value and its path in the file
+ * Typed reads from a {@link StrictJson} tree. Each takes the value and its path in the file
  * ({@code records[3].features.images.bits}) so that a malformed expected file fails with the
  * place to look.
  */

@@ -1,6 +1,7 @@
 /**
  * Test support: locating {@code ../shared/testdata/real} ({@link org.dataloader4j.testkit.SharedTestData}),
- * a strict JSON parser ({@link org.dataloader4j.testkit.Json}), and the expected values of the
- * real files in typed form ({@link org.dataloader4j.testkit.ExpectedRecords}).
+ * strict JSON with exact numbers, read through Jackson ({@link org.dataloader4j.testkit.StrictJson}),
+ * and the expected values of the real files in typed form
+ * ({@link org.dataloader4j.testkit.ExpectedRecords}).
  */
 package org.dataloader4j.testkit;

@@ -1,12 +1,21 @@
 package org.dataloader4j.cli.internal;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.core.util.Separators.Spacing;
 import com.google.protobuf.ByteString;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
 /**
- * One record as one line of JSON, as {@code loader inspect --json} prints it:
+ * One record as one line of JSON, as {@code loader inspect --json} prints it, written with
+ * Jackson's generator:
  *
  * <pre>
  * {"file": "part-0", "index": 0, "offset": 0, "features": {"labels": {"type": "int64", "values": [1]}}}
@@ -21,105 +30,92 @@ import java.util.Map;
  * {@code "length"} instead.
  */
 public final class RecordJson {
+    private static final JsonFactory FACTORY = new JsonFactory();
+    /** One line, with a space after each {@code :} and {@code ,}: easy to read, and to grep. */
+    private static final DefaultPrettyPrinter ONE_LINE = new DefaultPrettyPrinter(new Separators()
+            .withObjectFieldValueSpacing(Spacing.AFTER)
+            .withObjectEntrySpacing(Spacing.AFTER)
+            .withArrayValueSpacing(Spacing.AFTER)
+            .withObjectEmptySeparator("")
+            .withArrayEmptySeparator(""))
+            .withObjectIndenter(DefaultPrettyPrinter.NopIndenter.instance)
+            .withArrayIndenter(DefaultPrettyPrinter.NopIndenter.instance);
+
     private RecordJson() {
     }
 
     /** {@code record}, read from {@code file} (as the user named it), as one line. */
     public static String line(String file, DecodedRecord record) {
-        StringBuilder b = new StringBuilder(256);
-        b.append("{\"file\": ");
-        string(b, file);
-        b.append(", \"index\": ").append(record.raw().index()).append(", \"offset\": ").append(record.raw().offset());
-        switch (record.kind()) {
-            case INVALID -> {
-                b.append(", \"length\": ").append(record.raw().payload().length).append(", \"error\": ");
-                string(b, record.problem());
-            }
-            case SEQUENCE_EXAMPLE -> {
-                b.append(", \"context\": ");
-                features(b, record.features());
-                b.append(", \"feature_lists\": {");
-                String sep = "";
-                for (Map.Entry<String, List<FeatureValues>> e : record.featureLists().entrySet()) {
-                    b.append(sep);
-                    string(b, e.getKey());
-                    b.append(": [");
-                    String inner = "";
-                    for (FeatureValues f : e.getValue()) {
-                        b.append(inner);
-                        feature(b, f);
-                        inner = ", ";
-                    }
-                    b.append(']');
-                    sep = ", ";
+        StringWriter out = new StringWriter(256);
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            g.setPrettyPrinter(ONE_LINE.createInstance()); // it counts nesting: one per generator
+            g.writeStartObject();
+            g.writeStringField("file", file);
+            g.writeNumberField("index", record.raw().index());
+            g.writeNumberField("offset", record.raw().offset());
+            switch (record.kind()) {
+                case INVALID -> {
+                    g.writeNumberField("length", record.raw().payload().length);
+                    g.writeStringField("error", record.problem());
                 }
-                b.append('}');
-            }
-            default -> {
-                b.append(", \"features\": ");
-                features(b, record.features());
-            }
-        }
-        return b.append('}').toString();
-    }
-
-    private static void features(StringBuilder b, Map<String, FeatureValues> features) {
-        b.append('{');
-        String sep = "";
-        for (Map.Entry<String, FeatureValues> e : features.entrySet()) {
-            b.append(sep);
-            string(b, e.getKey());
-            b.append(": ");
-            feature(b, e.getValue());
-            sep = ", ";
-        }
-        b.append('}');
-    }
-
-    private static void feature(StringBuilder b, FeatureValues f) {
-        b.append("{\"type\": \"").append(f.type().label()).append("\", \"values\": [");
-        String sep = "";
-        for (Object v : f.values()) {
-            b.append(sep);
-            switch (v) {
-                case ByteString bytes -> b.append('"').append(Base64.getEncoder().encodeToString(bytes.toByteArray())).append('"');
-                case Float x -> number(b, x.doubleValue());
-                case Double x -> number(b, x);
-                default -> b.append(v);
-            }
-            sep = ", ";
-        }
-        b.append("]}");
-    }
-
-    private static void number(StringBuilder b, double x) {
-        if (Double.isNaN(x) || Double.isInfinite(x)) {
-            b.append('"').append(x).append('"');
-        } else {
-            b.append(x);
-        }
-    }
-
-    /** Appends {@code s} as a JSON string. */
-    public static void string(StringBuilder b, String s) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
+                case SEQUENCE_EXAMPLE -> {
+                    g.writeFieldName("context");
+                    features(g, record.features());
+                    g.writeObjectFieldStart("feature_lists");
+                    for (Map.Entry<String, List<FeatureValues>> e : record.featureLists().entrySet()) {
+                        g.writeArrayFieldStart(e.getKey());
+                        for (FeatureValues f : e.getValue()) {
+                            feature(g, f);
+                        }
+                        g.writeEndArray();
+                    }
+                    g.writeEndObject();
+                }
                 default -> {
-                    if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
+                    g.writeFieldName("features");
+                    features(g, record.features());
                 }
             }
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
         }
-        b.append('"');
+        return out.toString();
+    }
+
+    private static void features(JsonGenerator g, Map<String, FeatureValues> features) throws IOException {
+        g.writeStartObject();
+        for (Map.Entry<String, FeatureValues> e : features.entrySet()) {
+            g.writeFieldName(e.getKey());
+            feature(g, e.getValue());
+        }
+        g.writeEndObject();
+    }
+
+    private static void feature(JsonGenerator g, FeatureValues f) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("type", f.type().label());
+        g.writeArrayFieldStart("values");
+        for (Object v : f.values()) {
+            switch (v) {
+                case ByteString bytes -> g.writeString(Base64.getEncoder().encodeToString(bytes.toByteArray()));
+                case Float x -> number(g, x.doubleValue());
+                case Double x -> number(g, x);
+                case Integer x -> g.writeNumber(x);
+                case Long x -> g.writeNumber(x);
+                default -> throw new IllegalArgumentException("not a feature value: " + v.getClass().getName());
+            }
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+    }
+
+    /** A float or double as the decimal of its exact value, which JSON numbers cannot hold for NaN and the infinities. */
+    private static void number(JsonGenerator g, double x) throws IOException {
+        if (Double.isNaN(x) || Double.isInfinite(x)) {
+            g.writeString(Double.toString(x));
+        } else {
+            g.writeNumber(x);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package org.dataloader4j.cli.internal;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.google.protobuf.ByteString;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -76,8 +77,9 @@ public final class RecordText {
         }
         String text = printable(bytes);
         if (text != null) {
-            StringBuilder quoted = new StringBuilder();
-            RecordJson.string(quoted, text.length() > CHARS ? text.substring(0, CHARS) : text);
+            StringBuilder quoted = new StringBuilder().append('"')
+                    .append(JsonStringEncoder.getInstance().quoteAsString(text.length() > CHARS ? text.substring(0, CHARS) : text))
+                    .append('"');
             return text.length() > CHARS ? quoted.insert(quoted.length() - 1, "…") + " (" + bytes.size() + " bytes)" : quoted.toString();
         }
         int head = Math.min(bytes.size(), 16);

@@ -14,6 +14,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.api.DatasetStateCodec;
 import org.dataloader4j.core.dataset.DistributedTrainingOptions.Mode;
 import org.dataloader4j.core.dataset.DistributedTrainingOptions.Remainder;
 import org.junit.jupiter.api.Test;
@@ -192,14 +193,14 @@ class DistributedTrainingDatasetTest {
                 for (int i = 0; i < k; i++) {
                     first.next();
                 }
-                String saved = first.state().encode();
+                String saved = DatasetStateCodec.toText(first.state());
                 DistributedTrainingDataset<Integer> resumed = dataset(n, r, s, mode, true, remainder, 3);
-                resumed.restore(DatasetState.decode(saved));
+                resumed.restore(DatasetStateCodec.fromText(saved));
                 assertEquals(full.subList(k, full.size()), drain(resumed), "rank " + r + " k=" + k + " " + saved);
                 // a rank's state is its own: a buffer above it holds that rank's samples
                 if (s > 1) {
                     DistributedTrainingDataset<Integer> other = dataset(n, (r + 1) % s, s, mode, true, remainder, 3);
-                    assertThrows(IllegalArgumentException.class, () -> other.restore(DatasetState.decode(saved)));
+                    assertThrows(IllegalArgumentException.class, () -> other.restore(DatasetStateCodec.fromText(saved)));
                 }
             }
         }
@@ -215,8 +216,8 @@ class DistributedTrainingDatasetTest {
         }
         assertEquals(a.seed(), a.state().field("seed"));
         List<Sharded<Integer>> rest = drain(a);
-        b.restore(DatasetState.decode(dataset(50, random).state().with("seed", a.seed()).with("epoch", 1)
-                .with("position", 10).encode()));
+        b.restore(DatasetStateCodec.fromText(DatasetStateCodec.toText(dataset(50, random).state().with("seed", a.seed())
+                .with("epoch", 1).with("position", 10))));
         assertEquals(a.seed(), b.seed());
         assertEquals(rest, drain(b));
     }

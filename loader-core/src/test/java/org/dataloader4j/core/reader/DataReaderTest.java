@@ -28,6 +28,7 @@ import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.DataLoaderException;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.api.DatasetStateCodec;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.SampleLocator;
@@ -444,7 +445,7 @@ class DataReaderTest {
             for (int i = 0; i < 40; i++) {
                 reader.read();
             }
-            state = DatasetState.decode(reader.state().encode());
+            state = DatasetStateCodec.fromText(DatasetStateCodec.toText(reader.state()));
         }
         try (DataReader resumed = reader(stack(2, 999)).restore(state).build()) {
             List<IntParser.Rows> rest = new ArrayList<>();
@@ -474,7 +475,7 @@ class DataReaderTest {
             if (since != 0) {
                 assertEquals(since, state.field("batches"), "after batch " + k);
             }
-            try (DataReader resumed = reader(stack(2, 999)).restore(DatasetState.decode(state.encode())).build()) {
+            try (DataReader resumed = reader(stack(2, 999)).restore(DatasetStateCodec.fromText(DatasetStateCodec.toText(state))).build()) {
                 List<IntParser.Rows> rest = new ArrayList<>();
                 for (Batch b = resumed.read(); b != null; b = resumed.read()) {
                     rest.add(IntParser.Rows.of(b));

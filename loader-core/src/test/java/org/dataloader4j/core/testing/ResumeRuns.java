@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.function.Function;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.api.DatasetStateCodec;
 import org.dataloader4j.api.RaggedTensor;
 import org.dataloader4j.core.reader.DataReader;
 
@@ -138,18 +139,16 @@ public final class ResumeRuns {
     }
 
     /**
-     * Checks that {@code state} reads back equal from its bytes, its JSON and its text, and
-     * returns one of the three read-back states, chosen by {@code k}, so that a series of
-     * restores uses each.
+     * Checks that {@code state} reads back equal from its bytes and its text, and returns one of
+     * the two read-back states, chosen by {@code k}, so that a series of restores uses each. (The
+     * JSON form belongs to the {@code loader state} command, whose tests round-trip it.)
      */
     public static DatasetState storedAndReadBack(DatasetState state, int k) {
-        DatasetState fromBytes = DatasetState.fromBytes(state.toBytes());
-        DatasetState fromJson = DatasetState.fromJson(state.toJson());
-        DatasetState decoded = DatasetState.decode(state.encode());
+        DatasetState fromBytes = DatasetStateCodec.fromBytes(DatasetStateCodec.toBytes(state));
+        DatasetState decoded = DatasetStateCodec.fromText(DatasetStateCodec.toText(state));
         assertEquals(state, fromBytes, "bytes of " + state);
-        assertEquals(state, fromJson, "JSON of " + state);
         assertEquals(state, decoded, "text of " + state);
-        return List.of(fromBytes, fromJson, decoded).get(k % 3);
+        return List.of(fromBytes, decoded).get(k % 2);
     }
 
     /**
