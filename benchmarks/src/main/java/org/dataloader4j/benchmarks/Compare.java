@@ -26,14 +26,16 @@ import org.dataloader4j.core.decode.ValueCopier;
  * where MB is 10^6 bytes of record payload and the figures are the median of the timed passes,
  * after the warm-up passes, with the files in the page cache. A {@code DETAIL} line follows with
  * the time to the first batch, the steady-state heap allocation per record of the pipeline's
- * threads, the collector's pauses during the timed passes, the process's CPU time a pass and the
- * cores it kept busy, and every pass's time. For
+ * threads, the collector's pauses during the timed passes and every pass's time. For
  * dataloader4j with a reader built per pass, a {@code STAGES} line then splits a pass (medians):
  * the reader's build and close, and its counters of the parse workers and the load thread. With
- * {@code --alternate}, an {@code ALTERNATE} line compares the passes of its two arms
- * ({@link Alternation}); the {@code RESULT} line is then the median over both. A
- * system that cannot run here prints {@code RESULT <system> <dataset> unavailable …} with the
- * reason.
+ * {@code --paired true}, {@code PAIRED} lines set the first system against each other, round by
+ * round ({@link Pairing}). A system that cannot run here prints
+ * {@code RESULT <system> <dataset> unavailable …} with the reason.
+ *
+ * <p>Over 250 lines: the three ways a dataset is run (in a forked JVM, system after system, or
+ * paired round by round) are kept in one class so that they share one report and one check of a
+ * pass.
  *
  * <p>Usage (see {@link CompareOptions} for every option and its default):
  * <pre>
@@ -68,10 +70,9 @@ public final class Compare {
                         + com.google.protobuf.RuntimeVersion.MINOR + "." + com.google.protobuf.RuntimeVersion.PATCH,
                 ValueCopier.vectorVarints() ? "simd" : "scalar");
         out.printf(Locale.ROOT, "# records=%d parts=%d seed=%d threads=%s warmup=%d passes=%d batch=%d shuffle_buffer=%d"
-                        + " tf_shuffle=%s reuse=%s alternate=%s paired=%s%n", options.records(), options.parts(), options.seed(),
+                        + " tf_shuffle=%s reuse=%s paired=%s%n", options.records(), options.parts(), options.seed(),
                 options.threads(), options.warmup(), options.passes(), options.batchSize(), options.shuffleBuffer(),
-                options.tfShuffle(), options.reuse(), options.alternate() == null ? "none" : options.alternate().option(),
-                options.paired());
+                options.tfShuffle(), options.reuse(), options.paired());
         List<ComparedSystem> systems = systems(options);
         ComparedSystem.Settings settings = new ComparedSystem.Settings(options.batchSize(), options.shuffleBuffer(), options.seed(),
                 options.reuse());
@@ -112,8 +113,8 @@ public final class Compare {
     /**
      * Runs {@code system} (with {@code --paired}, the systems, comma-separated) over
      * {@code dataset}, every thread count, in a new JVM with this one's options and class path, and
-     * copies its {@code RESULT}, {@code DETAIL}, {@code STAGES}, {@code ALTERNATE} and
-     * {@code PAIRED} lines to {@code out}, then a line {@code FORK <system> <dataset> pid=<n> exit=<n>};
+     * copies its {@code RESULT}, {@code DETAIL}, {@code STAGES} and {@code PAIRED} lines to
+     * {@code out}, then a line {@code FORK <system> <dataset> pid=<n> exit=<n>};
      * its standard error is this one's. Returns false if it failed.
      */
     private static boolean runForked(String system, CompareDataset dataset, CompareOptions options, PrintStream out)
@@ -134,7 +135,7 @@ public final class Compare {
         try (BufferedReader lines = child.inputReader(StandardCharsets.UTF_8)) {
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                 if (line.startsWith("RESULT ") || line.startsWith("DETAIL ") || line.startsWith("STAGES ")
-                        || line.startsWith("ALTERNATE ") || line.startsWith("PAIRED ")) {
+                        || line.startsWith("PAIRED ")) {
                     out.println(line);
                     reported |= line.startsWith("RESULT ");
                 }
@@ -168,15 +169,13 @@ public final class Compare {
         GcPauses gc;
         try (ComparedSystem.Run run = system.open(data, threads, settings)) {
             for (int i = 0; i < options.warmup(); i++) {
-                alternate(options, i);
                 check(run.pass(), data, settings);
             }
             System.gc();
             gc = new GcPauses();
             try (gc) {
                 for (int i = 0; i < options.passes(); i++) {
-                    alternate(options, options.warmup() + i);
-                    passes.add(check(timed(run), data, settings));
+                    passes.add(check(run.pass(), data, settings));
                 }
             }
         } catch (ComparedSystem.Unavailable e) {
@@ -186,7 +185,7 @@ public final class Compare {
             out.printf(Locale.ROOT, "RESULT %s %s failed threads=%d reason=\"%s\"%n", system.name(), id, threads, e);
             return false;
         }
-        report(system.name(), data, threads, passes, gc, options, out);
+        report(system.name(), data, threads, passes, gc, out);
         return true;
     }
 
@@ -228,12 +227,12 @@ public final class Compare {
             try (gc) {
                 Pairing.rounds(options.warmup(), options.warmup() + options.passes(), n, j -> {
                     current[0] = running.get(j).name();
-                    passes.get(j).add(check(timed(runs.get(j)), data, settings));
+                    passes.get(j).add(check(runs.get(j).pass(), data, settings));
                 });
             }
             double[][] secondsPerRecord = new double[n][];
             for (int j = 0; j < n; j++) {
-                report(running.get(j).name(), data, threads, passes.get(j), gc, options, out);
+                report(running.get(j).name(), data, threads, passes.get(j), gc, out);
                 secondsPerRecord[j] = passes.get(j).stream().mapToDouble(p -> seconds(p.nanos()) / p.records()).toArray();
             }
             Pairing.report(id, threads, running.stream().map(ComparedSystem::name).toList(), secondsPerRecord)
@@ -248,9 +247,8 @@ public final class Compare {
         }
     }
 
-    /** Prints the {@code RESULT}, {@code DETAIL} and, where there are any, {@code ALTERNATE} and {@code STAGES} lines of {@code system}'s timed passes. */
-    private static void report(String system, DataFiles data, int threads, List<Pass> passes, GcPauses gc, CompareOptions options,
-                               PrintStream out) {
+    /** Prints the {@code RESULT}, {@code DETAIL} and, where there are any, {@code STAGES} lines of {@code system}'s timed passes. */
+    private static void report(String system, DataFiles data, int threads, List<Pass> passes, GcPauses gc, PrintStream out) {
         String id = data.dataset().id();
         // Per record, since a pass of a reader kept across passes ends with a whole batch.
         double seconds = seconds(median(passes.stream().mapToDouble(p -> (double) p.nanos() / p.records()).toArray())
@@ -259,21 +257,13 @@ public final class Compare {
                 system, id, data.records() / seconds, data.payloadBytes() / 1e6 / seconds, seconds, data.records(), threads);
         long[] first = passes.stream().mapToLong(Pass::firstBatchNanos).filter(n -> n >= 0).toArray();
         double[] alloc = passes.stream().mapToDouble(Pass::allocatedPerRecord).filter(a -> !Double.isNaN(a)).toArray();
-        long[] cpu = passes.stream().mapToLong(Pass::cpuNanos).filter(n -> n >= 0).toArray();
-        double[] cores = passes.stream().mapToDouble(Pass::coresBusy).filter(c -> !Double.isNaN(c)).toArray();
         out.printf(Locale.ROOT, "DETAIL %s %s threads=%d first_batch_ms=%s alloc_bytes_per_record=%s gc_pauses=%d gc_pause_ms=%d"
-                        + " gc_max_pause_ms=%d cpu_ms=%s cores_busy=%s pass_seconds=%s%n",
+                        + " gc_max_pause_ms=%d pass_seconds=%s%n",
                 system, id, threads,
                 first.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(first) / 1e6),
                 alloc.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(alloc)),
                 gc.count(), gc.totalMillis(), gc.maxMillis(),
-                cpu.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(cpu) / 1e6),
-                cores.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", median(cores)),
                 String.join(",", passes.stream().map(p -> String.format(Locale.ROOT, "%.3f", seconds(p.nanos()))).toList()));
-        if (options.alternate() != null) {
-            out.println(options.alternate().report(system, id, threads, options.warmup(),
-                    passes.stream().mapToDouble(p -> seconds(p.nanos())).toArray()));
-        }
         List<Stages> stages = passes.stream().map(Pass::stages).filter(Objects::nonNull).toList();
         if (!stages.isEmpty()) {
             out.printf(Locale.ROOT, "STAGES %s %s threads=%d build_ms=%s close_ms=%s parse_ms=%s load_ms=%s load_wait_ms=%s%n",
@@ -288,21 +278,6 @@ public final class Compare {
     private static String medianMillis(List<Stages> stages, ToLongFunction<Stages> stage) {
         long[] nanos = stages.stream().mapToLong(stage).filter(n -> n >= 0).toArray();
         return nanos.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", median(nanos) / 1e6);
-    }
-
-    /** One pass of {@code run}, with the process's CPU time over it. */
-    private static Pass timed(ComparedSystem.Run run) throws Exception {
-        long before = ProcessCpu.nanos();
-        Pass pass = run.pass();
-        long after = ProcessCpu.nanos();
-        return pass.withCpu(before < 0 || after < 0 ? -1 : after - before);
-    }
-
-    /** Sets the alternated property, if any, for pass {@code i}, warm-up passes counted from 0. */
-    private static void alternate(CompareOptions options, int i) {
-        if (options.alternate() != null) {
-            options.alternate().set(i);
-        }
     }
 
     /** A pass delivers every record once; one that goes on reading across passes, less than a batch more. */

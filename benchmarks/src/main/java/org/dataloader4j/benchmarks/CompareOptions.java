@@ -32,9 +32,6 @@ import java.util.List;
  *                      ({@code --reuse}, false): one reader over endless epochs, the files'
  *                      mappings, as a training loop's epochs through one reader do; without it
  *                      every pass opens (and maps) the files anew
- * @param alternate     a system property set to one value and another in turns, pass by
- *                      pass, with a report of the two arms ({@code --alternate name=a,b}, none:
- *                      null); see {@link Alternation}
  * @param paired        whether the systems run each dataset in one JVM, pass by pass in turns,
  *                      with a report of each system against the first ({@code --paired}, false;
  *                      with {@code --fork true}, one JVM per dataset instead of per system and
@@ -42,8 +39,7 @@ import java.util.List;
  */
 public record CompareOptions(Path data, int records, int parts, long seed, List<Integer> threads, int warmup, int passes,
                              int batchSize, int shuffleBuffer, List<String> systems, List<CompareDataset> datasets,
-                             boolean tfShuffle, boolean fork, boolean reuse, Alternation alternate,
-                             boolean paired) {
+                             boolean tfShuffle, boolean fork, boolean reuse, boolean paired) {
     /** The systems {@code all} stands for, in the order they run. */
     public static final List<String> ALL_SYSTEMS = List.of(Dataloader4jSystem.NAME, ProtobufJavaSystem.NAME,
             MmapCopySystem.NAME, MmapCopySystem.SHUFFLED_NAME, TensorFlowJavaSystem.NAME);
@@ -73,9 +69,6 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
                 throw new IllegalArgumentException("no system " + s + ": systems are " + ALL_SYSTEMS);
             }
         }
-        if (paired && alternate != null) {
-            throw new IllegalArgumentException("--paired and --alternate cannot be combined: each takes passes in turns");
-        }
     }
 
     private static void positive(String name, long value) {
@@ -104,7 +97,6 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
         boolean tfShuffle = true;
         boolean fork = true;
         boolean reuse = false;
-        Alternation alternate = null;
         boolean paired = false;
         for (int i = 0; i < args.length; i += 2) {
             String name = args[i];
@@ -132,15 +124,14 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
                 case "--tf-shuffle" -> tfShuffle = bool(name, value);
                 case "--fork" -> fork = bool(name, value);
                 case "--reuse" -> reuse = bool(name, value);
-                case "--alternate" -> alternate = Alternation.parse(value);
                 case "--paired" -> paired = bool(name, value);
                 default -> throw new IllegalArgumentException("unknown option " + name + "; options are --data --records"
                         + " --parts --seed --threads --warmup --passes --batch --shuffle-buffer --systems --datasets --tf-shuffle"
-                        + " --fork --reuse --alternate --paired");
+                        + " --fork --reuse --paired");
             }
         }
         return new CompareOptions(data, records, parts, seed, threads, warmup, passes, batch, shuffle, systems, datasets,
-                tfShuffle, fork, reuse, alternate, paired);
+                tfShuffle, fork, reuse, paired);
     }
 
     /**
@@ -154,9 +145,6 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
                 "--warmup", Integer.toString(warmup), "--passes", Integer.toString(passes), "--batch", Integer.toString(batchSize),
                 "--shuffle-buffer", Integer.toString(shuffleBuffer), "--systems", system, "--datasets", dataset.id(),
                 "--tf-shuffle", Boolean.toString(tfShuffle), "--fork", "false", "--reuse", Boolean.toString(reuse)));
-        if (alternate != null) {
-            args.addAll(List.of("--alternate", alternate.option()));
-        }
         if (paired) {
             args.addAll(List.of("--paired", "true"));
         }

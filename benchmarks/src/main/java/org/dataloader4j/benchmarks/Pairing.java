@@ -11,8 +11,8 @@ import java.util.Locale;
  * system {@code r mod n}, so that none always runs first after another's garbage or its cold
  * caches. Passes of one round are a second or so apart, so they see the same host; the ratio of
  * two systems within each round is the figure the host's phases disturb least. On a cloud VM the
- * speed of the same code can change by half for seconds at a time (docs/performance-log.md), so
- * two systems measured minutes apart, in JVMs of their own, can each land in a different phase.
+ * speed of the same code can change by half for seconds at a time, so two systems measured
+ * minutes apart, in JVMs of their own, can each land in a different phase.
  *
  * <p>The first system named is the one the others are set against: {@link #report} gives how
  * many times its records per second the others made, round by round.
@@ -70,9 +70,17 @@ final class Pairing {
             Arrays.sort(ratios);
             lines.add(String.format(Locale.ROOT, "PAIRED %s threads=%d a=%s b=%s rounds=%d a_over_b=%.3f"
                             + " a_over_b_quartiles=%.3f,%.3f a_faster=%d/%d", dataset, threads, names.get(0), names.get(s),
-                    ratios.length, Compare.median(ratios), Alternation.quantile(ratios, 0.25),
-                    Alternation.quantile(ratios, 0.75), faster, ratios.length));
+                    ratios.length, Compare.median(ratios), quantile(ratios, 0.25), quantile(ratios, 0.75), faster,
+                    ratios.length));
         }
         return lines;
+    }
+
+    /** The {@code q} quantile of {@code sorted}, which is in ascending order, interpolated between the two nearest values. */
+    private static double quantile(double[] sorted, double q) {
+        double at = q * (sorted.length - 1);
+        int low = (int) Math.floor(at);
+        int high = Math.min(low + 1, sorted.length - 1);
+        return sorted[low] + (sorted[high] - sorted[low]) * (at - low);
     }
 }

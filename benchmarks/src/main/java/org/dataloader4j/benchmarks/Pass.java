@@ -13,16 +13,13 @@ package org.dataloader4j.benchmarks;
  *                         records, or -1 where not measured
  * @param allocatedRecords the records over which {@code allocatedBytes} was measured
  * @param stages           where a dataloader4j pass went, or null where not measured
- * @param cpuNanos         the CPU time of the whole process (every thread: the pipeline's, the
- *                         consumer, the JIT compiler's and the collector's) over the pass, or -1
- *                         where not measured
  */
 public record Pass(long records, long nanos, long firstBatchNanos, long allocatedBytes, long allocatedRecords,
-                   Stages stages, long cpuNanos) {
+                   Stages stages) {
 
-    /** A pass that measured no stages and no CPU time. */
+    /** A pass that measured no stages. */
     public Pass(long records, long nanos, long firstBatchNanos, long allocatedBytes, long allocatedRecords) {
-        this(records, nanos, firstBatchNanos, allocatedBytes, allocatedRecords, null, -1);
+        this(records, nanos, firstBatchNanos, allocatedBytes, allocatedRecords, null);
     }
 
     /** A pass that measured only records and time. */
@@ -32,25 +29,12 @@ public record Pass(long records, long nanos, long firstBatchNanos, long allocate
 
     /** This pass with its wall time ending {@code nanos} after its start instead. */
     public Pass endedAt(long nanos) {
-        return new Pass(records, nanos, firstBatchNanos, allocatedBytes, allocatedRecords, stages, cpuNanos);
+        return new Pass(records, nanos, firstBatchNanos, allocatedBytes, allocatedRecords, stages);
     }
 
     /** This pass with {@code stages}. */
     public Pass withStages(Stages stages) {
-        return new Pass(records, nanos, firstBatchNanos, allocatedBytes, allocatedRecords, stages, cpuNanos);
-    }
-
-    /** This pass with the process's CPU time over it, {@code cpuNanos}. */
-    public Pass withCpu(long cpuNanos) {
-        return new Pass(records, nanos, firstBatchNanos, allocatedBytes, allocatedRecords, stages, cpuNanos);
-    }
-
-    /**
-     * The cores the process kept busy on average over the pass: its CPU time over its wall time,
-     * or NaN where not measured.
-     */
-    public double coresBusy() {
-        return cpuNanos < 0 || nanos <= 0 ? Double.NaN : (double) cpuNanos / nanos;
+        return new Pass(records, nanos, firstBatchNanos, allocatedBytes, allocatedRecords, stages);
     }
 
     /** Heap bytes allocated per record, or NaN where not measured. */

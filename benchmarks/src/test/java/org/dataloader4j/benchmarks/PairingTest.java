@@ -40,12 +40,11 @@ class PairingTest {
     }
 
     @Test
-    void theOptionGoesToAForkedRunAndIsNotTakenWithAlternation() {
+    void theOptionGoesToAForkedRunAndTakesOnlyABoolean() {
         CompareOptions options = CompareOptions.parse("--paired", "true");
         assertTrue(CompareOptions.parse(options.forOne("dataloader4j,protobuf-java", CompareDataset.BERT_OFRECORD)
                 .toArray(String[]::new)).paired());
         assertEquals(false, CompareOptions.parse().paired());
-        assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse("--paired", "true", "--alternate", "p=a,b"));
         assertThrows(IllegalArgumentException.class, () -> CompareOptions.parse("--paired", "yes"));
     }
 }

@@ -1,26 +1,17 @@
 package org.dataloader4j.benchmarks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** Pass: a pass timed again to a later end keeps everything else it measured, its stages and CPU time too. */
+/** Pass: a pass timed again to a later end keeps everything else it measured, its stages too. */
 class PassTest {
     @Test
     void endingLaterChangesOnlyTheWallTime() {
         Stages stages = new Stages(1_100_000, 8_800_000, 49_000_000, 32_000_000, 27_000_000);
-        Pass pass = new Pass(100_000, 60_000_000, 3_500_000, 5_900_000, 99_000).withStages(stages).withCpu(90_000_000);
+        Pass pass = new Pass(100_000, 60_000_000, 3_500_000, 5_900_000, 99_000).withStages(stages);
         Pass closed = pass.endedAt(68_000_000);
-        assertEquals(new Pass(100_000, 68_000_000, 3_500_000, 5_900_000, 99_000, stages, 90_000_000), closed);
+        assertEquals(new Pass(100_000, 68_000_000, 3_500_000, 5_900_000, 99_000, stages), closed);
         assertEquals(pass.allocatedPerRecord(), closed.allocatedPerRecord());
-    }
-
-    @Test
-    void theCoresBusyAreTheCpuTimeOverTheWallTime() {
-        Pass pass = Pass.of(100_000, 60_000_000);
-        assertTrue(Double.isNaN(pass.coresBusy()), "no CPU time measured");
-        assertEquals(1.5, pass.withCpu(90_000_000).coresBusy(), 1e-9);
-        assertEquals(0.0, pass.withCpu(0).coresBusy(), 1e-9);
     }
 }
