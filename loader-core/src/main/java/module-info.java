@@ -9,6 +9,8 @@
  */
 module org.dataloader4j.core {
     requires transitive org.dataloader4j.api;
+    // Bad framing is worded by the format exception's factories (files.FrameErrors).
+    requires org.dataloader4j.format;
     requires com.lmax.disruptor;
     requires org.slf4j;
     // Used only where a JVM is started with --add-modules jdk.incubator.vector (SimdSupport).

@@ -46,7 +46,13 @@ public class CorruptDataException extends DataLoaderException {
      * search for it; the message must name the file and the offset.
      */
     public static CorruptDataException worded(String message, String file, long record, long offset, String reason) {
-        return new CorruptDataException(message, file, record, offset, reason, null);
+        return worded(message, file, record, offset, reason, null);
+    }
+
+    /** As {@link #worded(String, String, long, long, String)}, with a cause. */
+    public static CorruptDataException worded(String message, String file, long record, long offset, String reason,
+            Throwable cause) {
+        return new CorruptDataException(message, file, record, offset, reason, cause);
     }
 
     /**

@@ -7,8 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.dataloader4j.core.files.IndexedRecordDataset;
+import org.dataloader4j.format.Compression;
+import org.dataloader4j.format.Features;
+import org.dataloader4j.format.Framing;
+import org.dataloader4j.format.RecordConversion;
+import org.dataloader4j.format.RecordWriter;
 import org.dataloader4j.ofrecord.OFRecordFiles;
 import org.dataloader4j.testkit.SharedTestData;
 import org.junit.jupiter.api.Test;
@@ -58,6 +65,37 @@ class IndexCommandTest {
                 "loader: " + csv + ": length 3471767528134422065 exceeds file size 80 at record 0, offset 0"),
                 r.err().lines().toList());
         assertEquals(List.of(good + ": 3 records, " + good + ".d4jidx (written)"), r.lines());
+    }
+
+    /**
+     * {@code index} reads a file mapped, {@code inspect} as a stream: a damaged frame is the same
+     * line from either, in TensorFlow's words for a TFRecord file.
+     */
+    @Test
+    void aDamagedFrameIsTheSameLineFromTheIndexAsFromInspect() throws IOException {
+        Path file = dir.resolve("data.tfrecord");
+        try (RecordWriter w = RecordWriter.create(file, Framing.TFRECORD, Compression.NONE)) {
+            for (int i = 0; i < 3; i++) {
+                w.write(RecordConversion.toExample(Features.record(Map.of("i", Features.int64Feature(i)))).message());
+            }
+        }
+        byte[] good = Files.readAllBytes(file);
+        int second = good.length / 3;
+        byte[] badData = good.clone();
+        badData[second + 14] ^= 1;
+        record Case(byte[] bytes, String reason) {
+        }
+        for (Case c : List.of(new Case(badData, "corrupted record (data CRC mismatch)"),
+                new Case(Arrays.copyOf(good, second + 5), "truncated record (header: 5 of 12 bytes)"))) {
+            Files.write(file, c.bytes());
+            String line = "loader: " + file + ": " + c.reason() + " at record 1, offset " + second;
+            Cli.Result index = Cli.run("index", file.toString());
+            assertEquals(1, index.code(), index::toString);
+            assertEquals(List.of(line), index.err().lines().toList());
+            Cli.Result inspect = Cli.run("inspect", file.toString());
+            assertEquals(1, inspect.code(), inspect::toString);
+            assertEquals(List.of(line), inspect.err().lines().toList());
+        }
     }
 
     private Path copy(String relative) throws IOException {

@@ -34,4 +34,14 @@ public enum Framing {
     public int footerBytes() {
         return footerBytes;
     }
+
+    /**
+     * Whether a frame whose header says {@code length} fits in the {@code bytesLeft} bytes from
+     * its start: header, payload and footer. The length is read unsigned, so a negative one, which
+     * no writer writes, fits nowhere. Every reader judges a length against its file by this.
+     */
+    public boolean fits(long length, long bytesLeft) {
+        long room = bytesLeft - headerBytes - footerBytes;
+        return room >= 0 && Long.compareUnsigned(length, room) <= 0;
+    }
 }

@@ -35,7 +35,11 @@ import java.util.zip.CRC32C;
  * <p>Not thread-safe.
  */
 public final class RecordReader implements Closeable {
-    /** The largest payload a Java array can hold. */
+    /**
+     * The largest payload a Java array can hold, and the largest any reader of record files hands
+     * out: the runtime's mapped readers refuse a longer record too, so that a file reads the same
+     * through either.
+     */
     public static final int MAX_PAYLOAD = Integer.MAX_VALUE - 8;
     private static final int FIRST_CHUNK = 1 << 20;
 
@@ -228,18 +232,13 @@ public final class RecordReader implements Closeable {
         if (got == 0) {
             return -1;
         }
-        long length;
+        if (got < headerBytes) {
+            throw CorruptRecordException.truncatedHeader(framing, name, index, start, got);
+        }
+        long length = littleEndianLong(header);
         if (framing == Framing.TFRECORD) {
-            if (got < headerBytes) {
-                throw truncated(start, "header: " + got + " of " + headerBytes + " bytes");
-            }
-            length = littleEndianLong(header);
             checkTFRecordLength(start, length);
         } else {
-            if (got < headerBytes) {
-                throw CorruptRecordException.truncatedLength(name, index, start, got);
-            }
-            length = littleEndianLong(header);
             checkOFRecordLength(start, length);
         }
         pending = (int) length;
@@ -256,17 +255,12 @@ public final class RecordReader implements Closeable {
         pending = -1;
     }
 
+    /** In the order the runtime's mapped reader checks them, so that both name the same fault first. */
     private void checkOFRecordLength(long start, long length) throws CorruptRecordException {
         if (length <= 0) {
-            throw new CorruptRecordException(name, index, start,
-                    "length " + length + (length == 0 ? " (an OFRecord frame is never empty)" : " is negative"));
+            throw CorruptRecordException.nonPositiveLength(name, index, start, length);
         }
-        if (size >= 0 && length > size - start - 8) {
-            throw CorruptRecordException.badLength(name, index, start, length, "exceeds file size " + size);
-        }
-        if (length > MAX_PAYLOAD) {
-            throw CorruptRecordException.badLength(name, index, start, length, "exceeds the largest record, " + MAX_PAYLOAD + " bytes");
-        }
+        checkAgainstFile(start, length);
     }
 
     /** The length CRC first, as TensorFlow checks it: only then is the length worth believing. */
@@ -274,21 +268,23 @@ public final class RecordReader implements Closeable {
         if (verifyCrc && TFRecordCrc.maskedCrc32c(header, 0, 8) != Compression.littleEndianInt(header, 8)) {
             throw CorruptRecordException.lengthCrcMismatch(name, index, start);
         }
-        // Unsigned: a length of 2^63 or more is beyond any file, not negative. With under 16
-        // bytes left only an empty record can still be short of just its data CRC.
-        long room = size - start - 16;
-        if (size >= 0 && (room < 0 ? length != 0 : Long.compareUnsigned(length, room) > 0)) {
-            throw truncated(start, "length " + Long.toUnsignedString(length) + " exceeds file size " + size);
+        checkAgainstFile(start, length);
+    }
+
+    /** A length beyond the file (where its size is known), then one beyond what an array holds. */
+    private void checkAgainstFile(long start, long length) throws CorruptRecordException {
+        if (size >= 0 && !framing.fits(length, size - start)) {
+            throw CorruptRecordException.frameBeyondFile(framing, name, index, start, length, size);
         }
         if (Long.compareUnsigned(length, MAX_PAYLOAD) > 0) {
-            throw CorruptRecordException.recordTooLarge(name, index, start, length, MAX_PAYLOAD);
+            throw CorruptRecordException.recordTooLarge(framing, name, index, start, length, MAX_PAYLOAD);
         }
     }
 
     private void checkFooter(byte[] payload, int at, int length, long start) throws IOException {
         int got = in.readNBytes(header, 0, 4);
         if (got < 4) {
-            throw truncated(start, "data CRC: " + got + " of 4 bytes");
+            throw CorruptRecordException.truncatedDataCrc(name, index, start, got);
         }
         if (verifyCrc) {
             crc.reset();
@@ -319,13 +315,7 @@ public final class RecordReader implements Closeable {
 
     /** The payload of the record at {@link #offset()} ended after {@code got} of its {@code length} bytes. */
     private CorruptRecordException truncatedPayload(int length, int got) {
-        return framing == Framing.TFRECORD
-                ? truncated(offset, "data: " + got + " of " + length + " bytes")
-                : CorruptRecordException.truncatedPayload(name, index, offset, length, got);
-    }
-
-    private CorruptRecordException truncated(long start, String detail) {
-        return CorruptRecordException.truncatedRecord(name, index, start, detail);
+        return CorruptRecordException.truncatedPayload(framing, name, index, offset, length, got);
     }
 
     static long littleEndianLong(byte[] b) {

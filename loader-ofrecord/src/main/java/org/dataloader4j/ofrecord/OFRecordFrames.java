@@ -3,16 +3,22 @@ package org.dataloader4j.ofrecord;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import org.dataloader4j.api.CorruptDataException;
+import org.dataloader4j.core.files.FrameErrors;
 import org.dataloader4j.core.files.FrameReader;
+import org.dataloader4j.format.CorruptRecordException;
+import org.dataloader4j.format.Framing;
+import org.dataloader4j.format.RecordReader;
 
 /**
  * OFRecord's frame rule, shared by {@link OFRecordDataset} and the index scan of
  * {@link OFRecordFiles}: an 8-byte little-endian length, then the payload. A length field cut
- * short, a zero or negative length, or one running past the end of the file is damage.
+ * short, a zero or negative length, or one running past the end of the file is damage, worded
+ * by {@link CorruptRecordException}'s factories as the stream reader words it.
  */
 final class OFRecordFrames implements FrameReader {
     static final OFRecordFrames INSTANCE = new OFRecordFrames();
+    private static final Framing FRAMING = Framing.OFRECORD;
+    private static final int HEADER = FRAMING.headerBytes();
     private static final ValueLayout.OfLong LENGTH = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private OFRecordFrames() {
@@ -20,12 +26,12 @@ final class OFRecordFrames implements FrameReader {
 
     @Override
     public int headerBytes() {
-        return 8;
+        return HEADER;
     }
 
     @Override
     public int footerBytes() {
-        return 0;
+        return FRAMING.footerBytes();
     }
 
     @Override
@@ -34,20 +40,23 @@ final class OFRecordFrames implements FrameReader {
     }
 
     @Override
-    public long payloadLength(MemorySegment file, long offset, String name, long record) {
+    public int payloadLength(MemorySegment file, long offset, String name, long record) {
         long size = file.byteSize();
         long remaining = size - offset;
-        if (remaining < 8) {
-            throw new CorruptDataException(name, record, offset, "truncated length: " + remaining + " of 8 bytes");
+        if (remaining < HEADER) {
+            throw FrameErrors.unchecked(CorruptRecordException.truncatedHeader(FRAMING, name, record, offset, remaining));
         }
         long length = file.get(LENGTH, offset);
         if (length <= 0) {
-            throw new CorruptDataException(name, record, offset,
-                    "length " + length + (length == 0 ? " (an OFRecord frame is never empty)" : " is negative"));
+            throw FrameErrors.unchecked(CorruptRecordException.nonPositiveLength(name, record, offset, length));
         }
-        if (length > remaining - 8) {
-            throw new CorruptDataException(name, record, offset, "length " + length + " exceeds file size " + size);
+        if (!FRAMING.fits(length, remaining)) {
+            throw FrameErrors.unchecked(CorruptRecordException.frameBeyondFile(FRAMING, name, record, offset, length, size));
         }
-        return length;
+        if (length > RecordReader.MAX_PAYLOAD) {
+            throw FrameErrors.unchecked(CorruptRecordException.recordTooLarge(FRAMING, name, record, offset, length,
+                    RecordReader.MAX_PAYLOAD));
+        }
+        return (int) length;
     }
 }

@@ -21,6 +21,10 @@ import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.DatasetStateCodec;
 import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.testing.FramingChecks;
+import org.dataloader4j.format.Compression;
+import org.dataloader4j.format.Framing;
+import org.dataloader4j.format.RecordReader;
 import org.dataloader4j.format.RecordWriter;
 import org.dataloader4j.testkit.SharedTestData;
 import org.junit.jupiter.api.Test;
@@ -175,6 +179,9 @@ class OFRecordDatasetTest {
                 assertEquals(goodBytes, e.offset());
                 assertTrue(e.reason().startsWith(c.reason()), e.reason());
             }
+            try (OFRecordDataset ds = new OFRecordDataset(List.of(file), 1, false, SEED)) {
+                FramingChecks.assertWordedAlike(ds, file, Framing.OFRECORD, Compression.NONE, true);
+            }
         }
     }
 
@@ -188,23 +195,28 @@ class OFRecordDatasetTest {
         }
     }
 
-    @Test
-    void aRecordOver2GiBIsRefusedByTheReaderAndTheIndex() throws IOException {
-        // A sparse file: one frame whose length, 2^31, the file holds, of which only the header is written.
+    /**
+     * A record longer than the stream reader can hand out is refused by the mapped reader and the
+     * index scan too, in the same words, so that a file reads the same through either.
+     */
+    @ParameterizedTest(name = "length {0}")
+    @ValueSource(longs = {RecordReader.MAX_PAYLOAD + 1L, 1L << 31})
+    void aRecordOverTheLargestIsRefusedByTheReaderAndTheIndexAsByTheStream(long length) throws IOException {
+        // A sparse file: one frame whose length the file holds, of which only the header is written.
         Path file = dir.resolve("huge");
-        long length = 1L << 31;
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             raf.setLength(8 + length);
             raf.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(length).array());
         }
+        String expected = "length " + length + " exceeds the largest record, " + RecordReader.MAX_PAYLOAD
+                + " bytes at record 0, offset 0 in " + file;
         try (OFRecordDataset ds = new OFRecordDataset(List.of(file), 1, false, SEED)) {
-            CorruptDataException e = assertThrows(CorruptDataException.class, ds::next);
-            assertTrue(e.getMessage().contains("length 2147483648 is over 2147483647 bytes"), e.getMessage());
-            assertEquals(0, e.offset());
+            assertEquals(expected, FramingChecks.assertWordedAlike(ds, file, Framing.OFRECORD, Compression.NONE, true)
+                    .getMessage());
         }
         CorruptDataException e = assertThrows(CorruptDataException.class,
                 () -> OFRecordFiles.open(List.of(file), 1, dir.resolve("index")).close());
-        assertTrue(e.getMessage().contains("is over 2147483647 bytes"), e.getMessage());
+        assertEquals(expected, e.getMessage());
     }
 
     @Test

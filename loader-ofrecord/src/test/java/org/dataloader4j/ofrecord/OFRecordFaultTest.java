@@ -2,6 +2,7 @@ package org.dataloader4j.ofrecord;
 
 import static org.dataloader4j.format.testing.CorruptFiles.ids;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,6 +25,7 @@ import org.dataloader4j.core.dataset.DistributedTrainingOptions;
 import org.dataloader4j.core.files.MappedRecordLocator;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.core.testing.FaultRuns;
+import org.dataloader4j.core.testing.FramingChecks;
 import org.dataloader4j.core.testing.ResumeRuns;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Features;
@@ -104,6 +106,22 @@ class OFRecordFaultTest {
             ThreeFiles f = write(fault, seed);
             FaultRuns run = FaultRuns.read(reader(f.files()).skipCorrupt(3).build(), "id");
             run.assertDelivered(good(f), BATCH, fault == Fault.EMPTY_FILE ? 0 : 1);
+        }
+    }
+
+    /** The mapped dataset words each fault as the stream reader of the file does: bad framing is worded in one place. */
+    @ParameterizedTest
+    @EnumSource(value = Fault.class, names = {"TRUNCATED_LAST_RECORD", "TRUNCATED_LENGTH", "LENGTH_BEYOND_FILE", "NEGATIVE_LENGTH"})
+    void theMappedDatasetWordsAFaultAsTheStreamReaderDoes(Fault fault) throws IOException {
+        for (long seed = 0; seed < SEEDS; seed++) {
+            ThreeFiles f = write(fault, seed);
+            Path b = f.files().get(1);
+            try (OFRecordDataset ds = new OFRecordDataset(List.of(b), 1, false, seed)) {
+                CorruptDataException e = FramingChecks.assertWordedAlike(ds, b, Framing.OFRECORD, Compression.NONE, true);
+                assertNotNull(e, fault + " is found");
+                assertEquals(f.damaged().badRecord(), e.record(), e.getMessage());
+                assertEquals(f.damaged().badOffset(), e.offset(), e.getMessage());
+            }
         }
     }
 

@@ -18,6 +18,7 @@ import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.dataset.SampleAtATimeDataset;
 import org.dataloader4j.core.dataset.SampleRecycler;
 import org.dataloader4j.core.files.FileCursor;
+import org.dataloader4j.core.files.FrameErrors;
 import org.dataloader4j.core.files.MappedFiles;
 import org.dataloader4j.core.files.MappedRecordLocator;
 import org.dataloader4j.core.files.RecordChunks;
@@ -48,10 +49,12 @@ import org.dataloader4j.format.RecordReader;
  * frame if its length checks out, else at the next offset where a whole frame checks out; in a
  * compressed file, which cannot be resynchronised, with the next file.
  *
- * <p>Errors are worded as TensorFlow words them, plus the file:
- * {@code corrupted record at offset N in FILE (data CRC mismatch)},
- * {@code truncated record at offset N in FILE}. Single-threaded; the slices it returns may be
- * read from any thread until the dataset is closed, or until they are recycled.
+ * <p>Errors are worded as TensorFlow words them, plus the file and the record, alike for mapped
+ * and compressed files ({@link CorruptRecordException}):
+ * {@code corrupted record at offset N in FILE (data CRC mismatch); record R},
+ * {@code truncated record at offset N in FILE (length L exceeds file size S); record R}.
+ * Single-threaded; the slices it returns may be read from any thread until the dataset is
+ * closed, or until they are recycled.
  */
 public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> implements SampleRecycler<RecordSlice> {
     static final String KIND = "tfrecord";
@@ -169,11 +172,9 @@ public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> imp
         }
     }
 
-    /** A bad frame as a {@link CorruptDataException} in TensorFlow's words; any other failure to read as it is. */
+    /** A bad frame as the {@link CorruptDataException} a mapped file's would be; any other failure to read as it is. */
     private static RuntimeException readFailure(IOException e, Path path) {
-        return e instanceof CorruptRecordException c
-                ? CorruptDataException.worded(c.getMessage(), c.file(), c.record(), c.offset(), c.reason())
-                : new UncheckedIOException("reading " + path, e);
+        return e instanceof CorruptRecordException c ? FrameErrors.unchecked(c) : new UncheckedIOException("reading " + path, e);
     }
 
     /** Reads the records of {@code in}, whose next record is {@code next}, up to record {@code record}. */

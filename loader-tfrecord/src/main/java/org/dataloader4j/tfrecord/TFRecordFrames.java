@@ -4,22 +4,26 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
-import org.dataloader4j.api.CorruptDataException;
+import org.dataloader4j.core.files.FrameErrors;
 import org.dataloader4j.core.files.FrameReader;
+import org.dataloader4j.format.CorruptRecordException;
 import org.dataloader4j.format.Framing;
+import org.dataloader4j.format.RecordReader;
 import org.dataloader4j.format.TFRecordCrc;
 
 /**
  * TFRecord's frame rule, shared by {@link TFRecordDataset} and the index scan of
  * {@link TFRecordFiles}: length, its masked CRC32C, payload, the payload's masked CRC32C. The
  * length CRC is checked before the length is trusted, the data CRC before the frame is accepted
- * (both unless turned off). Errors keep TensorFlow's words and add the record.
+ * (both unless turned off). Errors are {@link CorruptRecordException}'s, in TensorFlow's words
+ * with the record, as the stream reader gives them.
  */
 final class TFRecordFrames implements FrameReader {
     static final TFRecordFrames CHECKED = new TFRecordFrames(true);
     static final TFRecordFrames UNCHECKED = new TFRecordFrames(false);
-    private static final int HEADER = Framing.TFRECORD.headerBytes();
-    private static final int FOOTER = Framing.TFRECORD.footerBytes();
+    private static final Framing FRAMING = Framing.TFRECORD;
+    private static final int HEADER = FRAMING.headerBytes();
+    private static final int FOOTER = FRAMING.footerBytes();
     private static final ValueLayout.OfLong LENGTH = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt CRC = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
@@ -54,22 +58,27 @@ final class TFRecordFrames implements FrameReader {
     }
 
     @Override
-    public long payloadLength(MemorySegment file, long offset, String name, long record) {
-        long remaining = file.byteSize() - offset;
+    public int payloadLength(MemorySegment file, long offset, String name, long record) {
+        long size = file.byteSize();
+        long remaining = size - offset;
         if (remaining < HEADER) {
-            throw truncated(name, record, offset);
+            throw FrameErrors.unchecked(CorruptRecordException.truncatedHeader(FRAMING, name, record, offset, remaining));
         }
         if (!lengthIntact(file, offset)) {
-            throw crcMismatch("length", name, record, offset);
+            throw FrameErrors.unchecked(CorruptRecordException.lengthCrcMismatch(name, record, offset));
         }
         long length = file.get(LENGTH, offset);
-        if (!fits(file, offset, length)) {
-            throw truncated(name, record, offset);
+        if (!FRAMING.fits(length, remaining)) {
+            throw FrameErrors.unchecked(CorruptRecordException.frameBeyondFile(FRAMING, name, record, offset, length, size));
+        }
+        if (length > RecordReader.MAX_PAYLOAD) {
+            throw FrameErrors.unchecked(CorruptRecordException.recordTooLarge(FRAMING, name, record, offset, length,
+                    RecordReader.MAX_PAYLOAD));
         }
         if (!dataIntact(file, offset, length)) {
-            throw crcMismatch("data", name, record, offset);
+            throw FrameErrors.unchecked(CorruptRecordException.dataCrcMismatch(name, record, offset));
         }
-        return length;
+        return (int) length;
     }
 
     /**
@@ -99,7 +108,7 @@ final class TFRecordFrames implements FrameReader {
     }
 
     private static boolean fits(MemorySegment file, long offset, long length) {
-        return length >= 0 && length <= file.byteSize() - offset - HEADER - FOOTER;
+        return FRAMING.fits(length, file.byteSize() - offset);
     }
 
     private boolean dataIntact(MemorySegment file, long offset, long length) {
@@ -144,18 +153,5 @@ final class TFRecordFrames implements FrameReader {
             }
             return TFRecordCrc.mask((int) crc.getValue());
         }
-    }
-
-    private static CorruptDataException truncated(String name, long record, long offset) {
-        return worded("truncated record at offset " + offset + " in " + name, "truncated record", name, record, offset);
-    }
-
-    private static CorruptDataException crcMismatch(String which, String name, long record, long offset) {
-        return worded("corrupted record at offset " + offset + " in " + name + " (" + which + " CRC mismatch)",
-                which + " CRC mismatch", name, record, offset);
-    }
-
-    private static CorruptDataException worded(String message, String reason, String name, long record, long offset) {
-        return CorruptDataException.worded(message + "; record " + record, name, record, offset, reason);
     }
 }

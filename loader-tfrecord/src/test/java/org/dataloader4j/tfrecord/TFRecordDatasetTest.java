@@ -146,31 +146,30 @@ class TFRecordDatasetTest {
         badData[13] ^= 1;
         byte[] badLength = good.clone();
         badLength[9] ^= 1;
-        record Case(byte[] tail, String words, boolean checkedOnly) {
+        record Case(byte[] tail, String what, String detail, boolean checkedOnly) {
         }
         List<Case> cases = List.of(
-                new Case(badData, "(data CRC mismatch)", true),
-                new Case(badLength, "(length CRC mismatch)", true),
-                new Case(Arrays.copyOf(good, 10), "truncated record", false),
-                new Case(Arrays.copyOf(good, 15), "truncated record", false));
+                new Case(badData, "corrupted record", "data CRC mismatch", true),
+                new Case(badLength, "corrupted record", "length CRC mismatch", true),
+                new Case(Arrays.copyOf(good, 10), "truncated record", "header: 10 of 12 bytes", false),
+                new Case(Arrays.copyOf(good, 15), "truncated record", "length 4 exceeds file size %d", false));
         for (Case c : cases) {
             Path file = withTail(c.tail());
             long goodBytes = Files.size(file) - c.tail().length;
+            String detail = String.format(c.detail(), Files.size(file));
             try (TFRecordDataset ds = new TFRecordDataset(List.of(file), 1, false, SEED, null, true)) {
                 for (int i = 0; i < 3; i++) {
                     assertFalse(ds.next().isEmpty());
                 }
                 CorruptDataException e = assertThrows(CorruptDataException.class, ds::next);
-                String expected = c.words().startsWith("(")
-                        ? "corrupted record at offset " + goodBytes + " in " + file + " " + c.words()
-                        : "truncated record at offset " + goodBytes + " in " + file;
-                assertTrue(e.getMessage().startsWith(expected), e.getMessage());
+                assertEquals(c.what() + " at offset " + goodBytes + " in " + file + " (" + detail + "); record 3", e.getMessage());
+                assertEquals(c.what() + " (" + detail + ")", e.reason());
                 assertEquals(3, e.record());
                 assertEquals(goodBytes, e.offset());
             }
             if (c.checkedOnly()) {
                 try (TFRecordDataset unchecked = new TFRecordDataset(List.of(file), 1, false, SEED, null, false)) {
-                    assertEquals(4, drain(unchecked).size(), "without CRC checks the damaged record is read: " + c.words());
+                    assertEquals(4, drain(unchecked).size(), "without CRC checks the damaged record is read: " + c.detail());
                 }
             }
         }

@@ -2,6 +2,8 @@ package org.dataloader4j.tfrecord;
 
 import static org.dataloader4j.format.testing.CorruptFiles.ids;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +24,7 @@ import org.dataloader4j.core.files.MappedFiles;
 import org.dataloader4j.core.files.RecordIndex;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.core.testing.FaultRuns;
+import org.dataloader4j.core.testing.FramingChecks;
 import org.dataloader4j.core.testing.ResumeRuns;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
@@ -219,7 +222,57 @@ class TFRecordFaultTest {
                     () -> RecordIndex.scan(mapping, TFRecordFrames.of(verifyCrc), file));
             assertEquals(cut.record(), e.record(), e.getMessage());
             assertEquals(cut.frameOffset(), e.offset(), e.getMessage());
-            assertTrue(e.getMessage().contains("changed while being read"), e.getMessage());
+            assertEquals("the file changed while being read: it had " + mapping.byteSize() + " bytes when mapped and is now "
+                    + cut.at() + " bytes at record " + cut.record() + ", offset " + cut.frameOffset() + " in " + file,
+                    e.getMessage());
+            assertInstanceOf(InternalError.class, e.getCause(), "the JVM's report of the fault");
         }
+    }
+
+    /**
+     * The mapped dataset words each fault of an uncompressed file as the stream reader of that
+     * file does, with the CRCs checked or not: bad framing is worded in one place.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Fault.class, names = {"TRUNCATED_LAST_RECORD", "TRUNCATED_LENGTH", "BAD_LENGTH_CRC", "BAD_DATA_CRC",
+        "LENGTH_BEYOND_FILE", "NEGATIVE_LENGTH"})
+    void theMappedDatasetWordsAFaultAsTheStreamReaderDoes(Fault fault) throws IOException {
+        for (long seed = 0; seed < SEEDS; seed++) {
+            ThreeFiles f = write(fault, Compression.NONE, seed);
+            Path b = f.files().get(1);
+            try (TFRecordDataset ds = new TFRecordDataset(List.of(b), 1, false, seed, Compression.NONE, true)) {
+                CorruptDataException e = FramingChecks.assertWordedAlike(ds, b, Framing.TFRECORD, Compression.NONE, true);
+                assertNotNull(e, fault + " is found");
+                assertEquals(f.damaged().badRecord(), e.record(), e.getMessage());
+                assertEquals(f.damaged().badOffset(), e.offset(), e.getMessage());
+            }
+            try (TFRecordDataset ds = new TFRecordDataset(List.of(b), 1, false, seed, Compression.NONE, false)) {
+                FramingChecks.assertWordedAlike(ds, b, Framing.TFRECORD, Compression.NONE, false);
+            }
+        }
+    }
+
+    /**
+     * A compressed file's errors are the stream reader's, converted once: the dataset reports
+     * what the stream reader of the file reports, its cause included. (Damage to a stream is
+     * found by the inflater, which is then the cause, or, where the damaged bytes still inflate,
+     * by a frame check.)
+     */
+    @ParameterizedTest
+    @EnumSource(value = Compression.class, names = {"GZIP", "ZLIB"})
+    void aCompressedFileIsWordedAsTheStreamReaderWordsIt(Compression compression) throws IOException {
+        int foundByTheInflater = 0;
+        for (Fault fault : List.of(Fault.TRUNCATED_LAST_RECORD, Fault.BAD_DATA_CRC, Fault.LENGTH_BEYOND_FILE, Fault.DAMAGED_STREAM)) {
+            for (long seed = 0; seed < SEEDS; seed++) {
+                ThreeFiles f = write(fault, compression, seed);
+                Path b = f.files().get(1);
+                try (TFRecordDataset ds = new TFRecordDataset(List.of(b), 1, false, seed, compression, true)) {
+                    CorruptDataException e = FramingChecks.assertWordedAlike(ds, b, Framing.TFRECORD, compression, true);
+                    assertNotNull(e, fault + " is found");
+                    foundByTheInflater += e.getCause() != null ? 1 : 0;
+                }
+            }
+        }
+        assertTrue(foundByTheInflater > 0, "some damaged streams are found by the inflater, the cause kept");
     }
 }

@@ -67,11 +67,10 @@ public final class ExitCodes {
     public static String describe(Throwable failure) {
         Throwable t = rootOfInterest(failure);
         if (t instanceof CorruptRecordException c) {
-            return c.file() + ": " + c.reason() + " at record " + c.record() + ", offset " + c.offset();
+            return located(c.file(), c.reason(), c.record(), c.offset());
         }
         if (t instanceof CorruptDataException c) {
-            return c.file() + ": " + c.reason() + (c.record() >= 0 ? " at record " + c.record() : "")
-                    + (c.offset() >= 0 ? ", offset " + c.offset() : "");
+            return located(c.file(), c.reason(), c.record(), c.offset());
         }
         if (t instanceof NoSuchFileException e) {
             return e.getFile() + ": " + (e.getReason() != null ? e.getReason() : "no such file");
@@ -86,6 +85,21 @@ public final class ExitCodes {
             return String.valueOf(t.getMessage());
         }
         return "internal error: " + t;
+    }
+
+    /**
+     * Bad data, read by a stream or from a mapping alike: {@code FILE: REASON at record R, offset N},
+     * leaving out what is not known ({@link CorruptDataException#UNKNOWN}).
+     */
+    private static String located(String file, String reason, long record, long offset) {
+        StringBuilder sb = new StringBuilder(file).append(": ").append(reason);
+        if (record >= 0) {
+            sb.append(" at record ").append(record);
+        }
+        if (offset >= 0) {
+            sb.append(record >= 0 ? ", offset " : " at offset ").append(offset);
+        }
+        return sb.toString();
     }
 
     /**

@@ -2,6 +2,8 @@ package org.dataloader4j.core.files;
 
 import java.lang.foreign.MemorySegment;
 import org.dataloader4j.api.CorruptDataException;
+import org.dataloader4j.format.CorruptRecordException;
+import org.dataloader4j.format.RecordReader;
 
 /**
  * The framing rule of one record-file format: how long the frame at an offset of a mapped file
@@ -28,13 +30,17 @@ public interface FrameReader {
 
     /**
      * Checks the frame at {@code offset} of {@code file} (which has at least one byte there) and
-     * returns its payload's length; the payload starts at {@code offset + headerBytes()}.
+     * returns its payload's length; the payload starts at {@code offset + headerBytes()}. A
+     * payload over {@link RecordReader#MAX_PAYLOAD} bytes is damage too, as it is to the stream
+     * reader. The checks run in the stream reader's order and the errors come from the same
+     * factories of {@link CorruptRecordException} ({@link FrameErrors}), so a file reads the same
+     * through either.
      *
      * @param name   the file, as shown in errors
      * @param record the frame's index in the file, for errors
      * @throws CorruptDataException naming file, record and offset if the frame is damaged
      */
-    long payloadLength(MemorySegment file, long offset, String name, long record);
+    int payloadLength(MemorySegment file, long offset, String name, long record);
 
     /**
      * Whether {@link #payloadLength} reads the whole payload (to check its CRC), so that the
@@ -43,24 +49,6 @@ public interface FrameReader {
      */
     default boolean readsPayload() {
         return false;
-    }
-
-    /** The most bytes a record's payload may hold: a protobuf message's limit, 2 GiB − 1. */
-    int MAX_PAYLOAD_BYTES = Integer.MAX_VALUE;
-
-    /**
-     * {@link #payloadLength}, refusing a payload over {@link #MAX_PAYLOAD_BYTES}, which no
-     * record of these formats can hold; it can only be met in a file over 2 GiB.
-     *
-     * @throws CorruptDataException naming file, record and offset if the frame is damaged or too long
-     */
-    default int checkedPayloadLength(MemorySegment file, long offset, String name, long record) {
-        long length = payloadLength(file, offset, name, record);
-        if (length > MAX_PAYLOAD_BYTES) {
-            throw new CorruptDataException(name, record, offset, "length " + length + " is over " + MAX_PAYLOAD_BYTES
-                    + " bytes, more than a record may hold");
-        }
-        return (int) length;
     }
 
     /**

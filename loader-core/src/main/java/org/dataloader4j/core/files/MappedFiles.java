@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import org.dataloader4j.api.CorruptDataException;
+import org.dataloader4j.format.CorruptRecordException;
 
 /**
  * Read-only memory mappings of a dataset's files, each made on first use and kept until
@@ -49,21 +50,26 @@ public final class MappedFiles implements AutoCloseable {
     /**
      * The error for a fault reading a mapping of {@code file} at record {@code record}, offset
      * {@code offset}: the file shrank (or was truncated) after it was mapped, so its last pages
-     * are gone. The JVM turns the fault into an {@link InternalError}; any other internal error
-     * is rethrown as it is.
+     * are gone ({@link CorruptRecordException#fileChanged}). The JVM turns the fault into an
+     * {@link InternalError}, the error's cause; any other internal error is rethrown as it is.
      */
     public static RuntimeException shrunk(Path file, long mappedBytes, long record, long offset, InternalError fault) {
         if (!isMappingFault(fault)) {
             throw fault;
         }
-        String now;
+        long now = -1;
+        IOException unreadable = null;
         try {
-            now = Files.size(file) + " bytes";
+            now = Files.size(file);
         } catch (IOException e) {
-            now = "unreadable (" + e + ")";
+            unreadable = e;
         }
-        return new CorruptDataException(file.toString(), record, offset, "the file changed while being read: it had "
-                + mappedBytes + " bytes when mapped and is now " + now, fault);
+        CorruptDataException error = FrameErrors.unchecked(
+                CorruptRecordException.fileChanged(file.toString(), record, offset, mappedBytes, now, fault));
+        if (unreadable != null) {
+            error.addSuppressed(unreadable);
+        }
+        return error;
     }
 
     /** Whether {@code error} is the JVM's report of a fault in a read of mapped memory. */

@@ -75,7 +75,7 @@ public final class MappedRecordLocator implements SampleLocator<RecordSlice> {
                     + " bytes)");
         }
         try {
-            int length = frames.checkedPayloadLength(mapping, offset, name, record);
+            int length = frames.payloadLength(mapping, offset, name, record);
             long frameEnd = offset + frames.headerBytes() + length + frames.footerBytes();
             if (readAhead && payloadUnread) {
                 readAheadSum += frameEnd - offset <= READ_AHEAD_FRAME_BYTES ? RecordPrefetch.lines(mapping, offset, frameEnd)

@@ -79,7 +79,7 @@ public final class RecordIndex {
         for (long offset = 0, size = file.byteSize(); offset < size; n++) {
             int length;
             try {
-                length = frames.checkedPayloadLength(file, offset, name, n);
+                length = frames.payloadLength(file, offset, name, n);
                 if (readLastByte) {
                     lastBytes += file.get(ValueLayout.JAVA_BYTE, offset + frameBytes + length - 1);
                 }

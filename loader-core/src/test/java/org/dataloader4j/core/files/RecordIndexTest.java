@@ -50,8 +50,8 @@ class RecordIndexTest {
         }
 
         @Override
-        public long payloadLength(MemorySegment file, long offset, String name, long record) {
-            long length = file.get(ValueLayout.JAVA_BYTE, offset) & 0xff;
+        public int payloadLength(MemorySegment file, long offset, String name, long record) {
+            int length = file.get(ValueLayout.JAVA_BYTE, offset) & 0xff;
             if (offset + 2 + length > file.byteSize() || file.get(ValueLayout.JAVA_BYTE, offset + 1 + length) != 0x7f) {
                 throw new CorruptDataException(name, record, offset, "bad toy frame");
             }
