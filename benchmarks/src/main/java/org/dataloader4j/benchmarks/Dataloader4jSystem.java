@@ -152,7 +152,7 @@ final class Dataloader4jSystem implements ComparedSystem {
     private static <B extends org.dataloader4j.core.reader.FilePipelineBuilder<B>> B configure(B b, DataFiles data, int threads,
             Settings settings, long epochs) {
         return b.files(data.files()).epochs(epochs).batchSize(settings.batchSize()).randomShuffle(true)
-                .shuffleBufferSize(settings.shuffleBuffer()).seed(settings.seed()).parseThreads(threads)
-                .ringSize(RING).name(READER);
+                .shuffleBufferSize(settings.shuffleBuffer()).seed(settings.seed())
+                .reader(o -> o.name(READER).parseThreads(threads).ringSize(RING));
     }
 }

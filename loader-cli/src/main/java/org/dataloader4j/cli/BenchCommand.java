@@ -17,6 +17,7 @@ import org.dataloader4j.cli.internal.Units;
 import org.dataloader4j.core.decode.ValueCopier;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.core.reader.ReaderMetrics;
+import org.dataloader4j.core.reader.ReaderOptions;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.RawRecord;
@@ -209,13 +210,15 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private <B extends org.dataloader4j.core.reader.FilePipelineBuilder<B>> B configure(B b, List<Path> files) {
-        b.files(new ArrayList<>(files)).batchSize(batch).epochs(epochs).name("bench");
+        b.files(new ArrayList<>(files)).batchSize(batch).epochs(epochs);
+        ReaderOptions.Builder reader = ReaderOptions.builder().name("bench");
         if (threads != null) {
-            b.parseThreads(threads);
+            reader.parseThreads(threads);
         }
         if (ring != null) {
-            b.ringSize(ring);
+            reader.ringSize(ring);
         }
+        b.reader(reader.build());
         if (shuffle != null) {
             b.randomShuffle(true).seed(shuffle);
         }

@@ -66,12 +66,13 @@ final class SoakCommand implements Callable<Integer> {
         PrintWriter out = loader.terminal().out();
         Path dir = DemoData.ensure(DemoData.cacheDir(cache, loader.terminal().env()), new boolean[1]);
         List<Path> files = DemoData.trainFiles(dir);
-        OFRecordReader.Builder builder = OFRecordReader.builder().name("soak").files(files).batchSize(BATCH)
+        OFRecordReader.Builder builder = OFRecordReader.builder()
+                .reader(o -> o.name("soak")).files(files).batchSize(BATCH)
                 .randomShuffle(true).shuffleBufferSize(1024).seed(DemoData.SEED).epochs(Dataset.FOREVER).shuffleAfterEpoch(true)
                 .decoder(OFRecordRawDecoder.of("images", Shape.of(784), DataType.FLOAT32))
                 .decoder(OFRecordRawDecoder.of("labels", Shape.of(1), DataType.INT64));
         if (threads != null) {
-            builder.parseThreads(threads);
+            builder.reader(o -> o.parseThreads(threads));
         }
         out.printf("soak: %,d records over %d files of %s, read epoch after epoch; shuffle buffer 1024, batch %d, %s%n",
                 records, files.size(), dir, BATCH, threads == null ? "default parse threads" : threads + " parse threads");

@@ -202,8 +202,9 @@ class StateCommandTest {
     }
 
     private static <B extends FilePipelineBuilder<B>> B setUp(B builder, List<Path> files, DatasetState state) {
-        builder.files(files).batchSize(4).randomShuffle(true).shuffleBufferSize(8).seed(7).checkpointEvery(1);
-        return state == null ? builder : builder.restore(state);
+        builder.files(files).batchSize(4).randomShuffle(true).shuffleBufferSize(8).seed(7)
+                .reader(o -> o.checkpointEvery(1));
+        return state == null ? builder : builder.reader(o -> o.restore(state));
     }
 
     /** Every batch left, as text: the {@code i} of each record, or for the mini format its {@code x}. */

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.dataloader4j.api.CorruptDataException;
+import org.dataloader4j.core.reader.ReaderOptions;
 import org.dataloader4j.core.testing.FaultRuns;
 import org.dataloader4j.core.testing.ResumeRuns;
 import org.junit.jupiter.api.Test;
@@ -83,8 +84,11 @@ class MiniFaultTest {
     }
 
     private static MiniReader.Builder reader(List<Path> files) {
-        return MiniReader.builder().name("mini-fault-" + NAMES.incrementAndGet()).files(files).batchSize(BATCH).parseThreads(2)
-                .ringSize(2);
+        return MiniReader.builder().reader(options().build()).files(files).batchSize(BATCH);
+    }
+
+    private static ReaderOptions.Builder options() {
+        return ReaderOptions.builder().name("mini-fault-" + NAMES.incrementAndGet()).parseThreads(2).ringSize(2);
     }
 
     private static FaultRuns read(MiniReader.Builder builder) {
@@ -141,7 +145,7 @@ class MiniFaultTest {
         Written w = write(BadLine.NOT_A_NUMBER, 2);
         ResumeRuns.Run run = ResumeRuns.assertResumesAtEveryBatch(state -> {
             MiniReader.Builder b = reader(w.files()).skipCorrupt(0.2).randomShuffle(true).shuffleBufferSize(6).seed(5).epochs(2);
-            return (state == null ? b : b.restore(state)).build();
+            return (state == null ? b : b.reader(options().restore(state).build())).build();
         });
         assertEquals(2 * 29, run.batches().stream().mapToInt(ResumeRuns.Seen::size).sum(), "two epochs of the good lines");
     }

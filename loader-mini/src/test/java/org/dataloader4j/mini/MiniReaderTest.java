@@ -26,6 +26,7 @@ import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.Tensor;
 import org.dataloader4j.core.files.PartFiles;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.core.reader.ReaderOptions;
 import org.dataloader4j.core.testing.ResumeRuns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -97,8 +98,8 @@ class MiniReaderTest {
         List<Row> expected = writeParts(-1, 300, 200);
 
         List<Rows> batches;
-        try (DataReader reader = builder(2, -1).batchSize(batchSize).parseThreads(parseThreads)
-                .dropRemainder(dropRemainder).ringSize(ringSize).build()) {
+        try (DataReader reader = builder(2, -1).batchSize(batchSize).reader(options().parseThreads(parseThreads).ringSize(ringSize).build())
+                .dropRemainder(dropRemainder).build()) {
             batches = new ArrayList<>();
             for (Batch batch = reader.read(); batch != null; batch = reader.read()) {
                 assertEquals(batches.size(), batch.index());
@@ -134,7 +135,7 @@ class MiniReaderTest {
         List<Row> expected = writeParts(-1, 3, 4);
 
         for (int run = 0; run < 200; run++) {
-            List<Row> rows = flatten(readAll(builder(2, -1).batchSize(2).ringSize(ringSize).parseThreads(1)));
+            List<Row> rows = flatten(readAll(builder(2, -1).batchSize(2).reader(options().ringSize(ringSize).parseThreads(1).build())));
             assertEquals(expected, rows, "run " + run);
         }
     }
@@ -279,7 +280,7 @@ class MiniReaderTest {
         write("part-1", good1 + good2 + bad + "\n" + Row.of(1, 4).text() + "\n");
         Path badFile = dir.resolve("part-1");
 
-        try (DataReader reader = builder(2, -1).batchSize(2).parseThreads(1).build()) {
+        try (DataReader reader = builder(2, -1).batchSize(2).reader(options().parseThreads(1).build()).build()) {
             // Lines 1-5 of part-0 and line 1 of part-1 fill batches 0-2; batch 3 holds line 2 and the bad line 3.
             List<Row> before = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
@@ -306,7 +307,7 @@ class MiniReaderTest {
         }
         write("part-0", text.toString());
 
-        try (DataReader reader = builder(1, -1).batchSize(256).parseThreads(4).build()) {
+        try (DataReader reader = builder(1, -1).batchSize(256).reader(options().parseThreads(4).build()).build()) {
             List<Row> first = rows(reader.read()).rows();
             assertEquals(256, first.size());
             assertEquals(Row.of(0, 256), first.getLast());
@@ -329,7 +330,7 @@ class MiniReaderTest {
         // 2 epochs of 49 lines in batches of 5: 19 full batches and one of 3; batch 9 straddles the epochs.
         ResumeRuns.Run run = ResumeRuns.assertResumesAtEveryBatch(state -> {
             MiniReader.Builder builder = resumable(randomShuffle, shuffleAfterEpoch).seed(seed);
-            return (state == null ? builder : builder.restore(state)).build();
+            return (state == null ? builder : builder.reader(resumableOptions().restore(state).build())).build();
         });
         assertEquals(20, run.batches().size());
         if (randomShuffle) {
@@ -356,7 +357,7 @@ class MiniReaderTest {
             state = reader.state();
         }
 
-        List<Rows> tail = readAll(resumable(true, true).seed(seed + 100).restore(state));
+        List<Rows> tail = readAll(resumable(true, true).seed(seed + 100).reader(resumableOptions().restore(state).build()));
 
         assertEquals(all.subList(7, all.size()), tail, "resumed with another seed from " + state);
     }
@@ -366,26 +367,35 @@ class MiniReaderTest {
     void aStateOfAnotherRanksFilesIsRefused() throws IOException {
         writeParts(-1, 23, 17, 9, 4);
         DatasetState state;
-        try (DataReader reader = builder(4, -1).batchSize(5).shard(0, 2).name(name).build()) {
+        try (DataReader reader = builder(4, -1).batchSize(5).shard(0, 2).reader(options().name(name).build()).build()) {
             reader.read();
             state = reader.state();
         }
 
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> builder(4, -1).batchSize(5).shard(1, 2).restore(state).build().close());
+                () -> builder(4, -1).batchSize(5).shard(1, 2).reader(options().restore(state).build()).build().close());
         assertTrue(e.getMessage().contains("other files"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> builder(4, -1).batchSize(5).shard(0, 4).restore(state).build().close());
-        builder(4, -1).batchSize(5).shard(0, 2).restore(state).build().close();
+        assertThrows(IllegalArgumentException.class, () -> builder(4, -1).batchSize(5).shard(0, 4).reader(options().restore(state).build()).build().close());
+        builder(4, -1).batchSize(5).shard(0, 2).reader(options().restore(state).build()).build().close();
     }
 
     // ---- helpers ----
 
+    /** The reader's options, named after the test so that its threads can be found. */
+    private ReaderOptions.Builder options() {
+        return ReaderOptions.builder().name(name);
+    }
+
     private MiniReader.Builder builder(int parts, int suffixLength) {
-        return MiniReader.builder().name(name).dataDir(dir).dataPartNum(parts).partNameSuffixLength(suffixLength);
+        return MiniReader.builder().reader(options().build()).dataDir(dir).dataPartNum(parts).partNameSuffixLength(suffixLength);
+    }
+
+    private ReaderOptions.Builder resumableOptions() {
+        return options().ringSize(4).parseThreads(2);
     }
 
     private MiniReader.Builder resumable(boolean randomShuffle, boolean shuffleAfterEpoch) {
-        return builder(3, -1).batchSize(5).epochs(2).ringSize(4).parseThreads(2)
+        return builder(3, -1).batchSize(5).epochs(2).reader(resumableOptions().build())
                 .randomShuffle(randomShuffle).shuffleBufferSize(8).shuffleAfterEpoch(shuffleAfterEpoch);
     }
 

@@ -39,7 +39,7 @@ class OneFlowTutorialFilesTest {
 
         List<double[]> rows = new ArrayList<>();
         try (DataReader reader = MiniReader.builder().dataDir(dataDir).dataPartNum(2).partNameSuffixLength(3)
-                .batchSize(4).parseThreads(2).build()) {
+                .batchSize(4).reader(o -> o.parseThreads(2)).build()) {
             for (Batch batch : reader) {
                 double[] x = batch.tensor("x").toDoubleArray();
                 double[] y = batch.tensor("y").toDoubleArray();

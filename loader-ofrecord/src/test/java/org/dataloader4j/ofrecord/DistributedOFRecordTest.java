@@ -26,6 +26,7 @@ import org.dataloader4j.core.dataset.DistributedTrainingOptions.Remainder;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.dataset.ValidMaskParser;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.core.reader.ReaderOptions;
 import org.dataloader4j.format.Features;
 import org.dataloader4j.format.PartWriter;
 import org.junit.jupiter.api.Test;
@@ -59,9 +60,9 @@ class DistributedOFRecordTest {
             BatchDataset<RecordSlice> batches = new BatchDataset<>(
                     new DistributedTrainingDataset<>(records, options).unwrapped(), 16, false);
             int rankSteps = 0;
-            try (DataReader reader = DataReader.builder(batches,
-                    OFRecordParser.of(OFRecordRawDecoder.of("id", Shape.of(1), DataType.INT64)))
-                    .name("distributed-" + rank).batchSize(16).parseThreads(2).build()) {
+            try (DataReader reader = DataReader.of(batches,
+                    OFRecordParser.of(OFRecordRawDecoder.of("id", Shape.of(1), DataType.INT64)), ReaderOptions.builder()
+                    .name("distributed-" + rank).parseThreads(2).build())) {
                 for (Batch b : reader) {
                     for (long id : b.tensor("id").toLongArray()) {
                         all.add(id);
@@ -94,9 +95,10 @@ class DistributedOFRecordTest {
                     .remainder(DistributedTrainingOptions.Remainder.PAD_WITH_MASK).build();
             var batches = new BatchDataset<>(new DistributedTrainingDataset<>(OFRecordFiles.open(files, 1, dir.resolve("index")), options), 16, false);
             int rankRows = 0;
-            try (DataReader reader = DataReader.builder(batches,
-                    new ValidMaskParser<>(OFRecordParser.of(OFRecordRawDecoder.of("id", Shape.of(1), DataType.INT64))))
-                    .name("padded-" + rank).batchSize(16).parseThreads(2).build()) {
+            try (DataReader reader = DataReader.of(batches,
+                    new ValidMaskParser<>(OFRecordParser.of(OFRecordRawDecoder.of("id", Shape.of(1), DataType.INT64))),
+                            ReaderOptions.builder()
+                    .name("padded-" + rank).parseThreads(2).build())) {
                 for (Batch b : reader) {
                     long[] ids = b.tensor("id").toLongArray();
                     byte[] mask = b.tensor(ValidMaskParser.VALID).toByteArray();
@@ -138,8 +140,8 @@ class DistributedOFRecordTest {
     }
 
     private OFRecordReader.Builder reader(List<Path> files, int batchSize, DistributedTrainingOptions options) {
-        return OFRecordReader.builder().name("distributed-reader-" + options.rank()).files(files).batchSize(batchSize)
-                .parseThreads(2).indexDir(dir.resolve("index")).distributed(options)
+        return OFRecordReader.builder().reader(o -> o.name("distributed-reader-" + options.rank()).parseThreads(2))
+                .files(files).batchSize(batchSize).indexDir(dir.resolve("index")).distributed(options)
                 .decoder(OFRecordRawDecoder.of("id", Shape.of(1), DataType.INT64));
     }
 
@@ -246,7 +248,7 @@ class DistributedOFRecordTest {
             state = reader.state();
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> reader(files, 4, options.worldSize(3).build()).restore(state).build());
+                () -> reader(files, 4, options.worldSize(3).build()).reader(o -> o.restore(state)).build());
         assertTrue(e.getMessage().contains("worldSize=2") && e.getMessage().contains("worldSize=3"), e.getMessage());
     }
 }

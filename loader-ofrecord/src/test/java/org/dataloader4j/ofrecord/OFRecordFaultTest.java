@@ -69,8 +69,8 @@ class OFRecordFaultTest {
     }
 
     private static OFRecordReader.Builder reader(List<Path> files) {
-        return OFRecordReader.builder().name("ofrecord-fault-" + NAMES.incrementAndGet()).files(files).batchSize(BATCH)
-                .parseThreads(2).ringSize(2)
+        return OFRecordReader.builder().files(files).batchSize(BATCH)
+                .reader(o -> o.name("ofrecord-fault-" + NAMES.incrementAndGet()).parseThreads(2).ringSize(2))
                 .decoder(OFRecordRawDecoder.of("id", Shape.of(1), DataType.INT64))
                 .decoder(OFRecordRawDecoder.of("values", Shape.of(8), DataType.FLOAT32).withDim1VaryingLength());
     }
@@ -167,7 +167,7 @@ class OFRecordFaultTest {
         Function<DatasetState, DataReader> open = state -> {
             OFRecordReader.Builder b = reader(files).skipCorrupt(10).randomShuffle(true).shuffleBufferSize(8).seed(11)
                     .epochs(2).shuffleAfterEpoch(true);
-            return (state == null ? b : b.restore(state)).build();
+            return (state == null ? b : b.reader(o -> o.restore(state))).build();
         };
         ResumeRuns.Run run = ResumeRuns.assertResumesAtEveryBatch(open);
         int good = 40 + f.middle() - 1 + g.damaged().badRecord();
@@ -218,7 +218,7 @@ class OFRecordFaultTest {
     private void readWhileCutting(List<byte[]> payloads, Cut cut, boolean skip) throws IOException {
         Path file = dir.resolve("cut-" + NAMES.incrementAndGet());
         Files.write(file, CorruptFiles.frame(payloads, Framing.OFRECORD));
-        OFRecordReader.Builder builder = reader(List.of(file)).ringSize(1);
+        OFRecordReader.Builder builder = reader(List.of(file)).reader(o -> o.ringSize(1));
         FaultRuns run = FaultRuns.read((skip ? builder.skipCorrupt(1) : builder).build(), "id",
                 () -> CorruptFiles.truncate(file, cut.at()));
         if (skip) {
@@ -235,7 +235,7 @@ class OFRecordFaultTest {
         ThreeFiles f = write(Fault.EMPTY_FILE, 2);
         Path a = f.files().get(0);
         Files.write(f.files().get(1), CorruptFiles.frame(CorruptFiles.payloads(20, 20, new Random(1), OFRecordFaultTest::record), Framing.OFRECORD));
-        DataReader reader = reader(f.files()).ringSize(1).build();
+        DataReader reader = reader(f.files()).reader(o -> o.ringSize(1)).build();
         List<Long> ids = new ArrayList<>();
         DataLoaderException failure = assertThrows(DataLoaderException.class, () -> {
             try (reader) {

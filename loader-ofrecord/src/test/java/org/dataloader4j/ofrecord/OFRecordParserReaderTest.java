@@ -17,6 +17,7 @@ import org.dataloader4j.core.dataset.BatchDataset;
 import org.dataloader4j.core.dataset.ListDataset;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.core.reader.ReaderOptions;
 import org.dataloader4j.core.testing.TestRecords;
 import org.dataloader4j.format.Features;
 import org.junit.jupiter.api.Test;
@@ -51,8 +52,9 @@ class OFRecordParserReaderTest {
                 OFRecordRawDecoder.of("tokens", Shape.of(4), DataType.INT64).withDim1VaryingLength());
         int batchSize = 37;
         int row = 0;
-        try (DataReader reader = DataReader.builder(new BatchDataset<>(ListDataset.of(slices), batchSize, false), parser)
-                .name("ofrecord-test").batchSize(batchSize).ringSize(2).parseThreads(3).build()) {
+        try (DataReader reader = DataReader.of(new BatchDataset<>(ListDataset.of(slices), batchSize, false), parser,
+                ReaderOptions.builder()
+                .name("ofrecord-test").ringSize(2).parseThreads(3).build())) {
             for (Batch batch : reader) {
                 float[] got = batch.tensor("images").toFloatArray();
                 RaggedTensor t = batch.ragged("tokens");

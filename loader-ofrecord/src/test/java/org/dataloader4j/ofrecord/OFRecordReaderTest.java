@@ -60,9 +60,9 @@ class OFRecordReaderTest {
     }
 
     private OFRecordReader.Builder builder(int parts) {
-        return OFRecordReader.builder().name("ofrecord-test-" + NAMES.incrementAndGet())
+        return OFRecordReader.builder().reader(o -> o.name("ofrecord-test-" + NAMES.incrementAndGet()).parseThreads(2))
                 .dataDir(dir).dataPartNum(parts).partNameSuffixLength(PartWriter.SUFFIX_LENGTH)
-                .batchSize(32).parseThreads(2)
+                .batchSize(32)
                 .decoder(OFRecordRawDecoder.of("id", Shape.of(1), DataType.INT64))
                 .decoder(OFRecordRawDecoder.of("values", Shape.of(8), DataType.FLOAT32).withDim1VaryingLength());
     }
@@ -122,7 +122,8 @@ class OFRecordReaderTest {
         for (int threads : new int[] {1, 2, 4}) {
             for (int ring : new int[] {1, 2, 8}) {
                 List<Long> ids;
-                try (DataReader reader = builder(PARTS).parseThreads(threads).ringSize(ring).randomShuffle(true)
+                try (DataReader reader = builder(PARTS)
+                        .reader(o -> o.parseThreads(threads).ringSize(ring)).randomShuffle(true)
                         .shuffleBufferSize(128).seed(SEED).epochs(2).shuffleAfterEpoch(true).build()) {
                     ids = ids(reader);
                 }
@@ -186,7 +187,8 @@ class OFRecordReaderTest {
             }
             state = DatasetStateCodec.fromText(DatasetStateCodec.toText(reader.state()));
         }
-        try (DataReader reader = builder(PARTS).randomShuffle(true).shuffleBufferSize(64).epochs(2).shuffleAfterEpoch(true).restore(state).build()) {
+        try (DataReader reader = builder(PARTS).randomShuffle(true).shuffleBufferSize(64).epochs(2).shuffleAfterEpoch(true)
+                .reader(o -> o.restore(state)).build()) {
             head.addAll(ids(reader));
         }
         assertEquals(expected, head);
@@ -223,7 +225,8 @@ class OFRecordReaderTest {
     void bertStyleFilesMatchTheirExpectedValues(String relative) throws IOException {
         Path file = SharedTestData.file(relative);
         ExpectedRecords expected = ExpectedRecords.load(relative);
-        OFRecordReader.Builder builder = OFRecordReader.builder().files(List.of(file)).batchSize(16).parseThreads(2);
+        OFRecordReader.Builder builder = OFRecordReader.builder().files(List.of(file)).batchSize(16)
+                .reader(o -> o.parseThreads(2));
         for (String name : List.of("input_ids", "attention_masks", "token_type_ids")) {
             builder.decoder(OFRecordRawDecoder.of(name, Shape.of(128), DataType.INT32));
         }

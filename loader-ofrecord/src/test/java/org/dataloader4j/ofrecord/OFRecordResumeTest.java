@@ -27,6 +27,7 @@ import org.dataloader4j.core.dataset.RandomShuffleDataset;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.dataset.ValidMaskParser;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.core.reader.ReaderOptions;
 import org.dataloader4j.core.testing.ResumeRuns;
 import org.dataloader4j.format.Features;
 import org.dataloader4j.format.PartWriter;
@@ -75,16 +76,17 @@ class OFRecordResumeTest {
     }
 
     private OFRecordReader.Builder builder(int batchSize) {
-        OFRecordReader.Builder builder = OFRecordReader.builder().name("ofrecord-resume-" + NAMES.incrementAndGet())
+        OFRecordReader.Builder builder = OFRecordReader.builder()
+                .reader(o -> o.name("ofrecord-resume-" + NAMES.incrementAndGet()).parseThreads(2).ringSize(4))
                 .dataDir(dir).dataPartNum(PARTS).partNameSuffixLength(PartWriter.SUFFIX_LENGTH)
-                .batchSize(batchSize).parseThreads(2).ringSize(4);
+                .batchSize(batchSize);
         parser().decoders().forEach(builder::decoder);
         return builder;
     }
 
     /** The reader {@code builder} builds, restored from {@code state} unless it is null. */
     private static DataReader open(OFRecordReader.Builder builder, DatasetState state) {
-        return (state == null ? builder : builder.restore(state)).build();
+        return (state == null ? builder : builder.reader(o -> o.restore(state))).build();
     }
 
     @Test
@@ -94,7 +96,8 @@ class OFRecordResumeTest {
         writeRecords(60);
         int bufferSize = 12;
         ResumeRuns.Run run = ResumeRuns.assertResumesAtEveryBatch(state -> open(builder(7).randomShuffle(true)
-                .shuffleBufferSize(bufferSize).seed(SEED).epochs(3).shuffleAfterEpoch(true).checkpointEvery(1), state));
+                .shuffleBufferSize(bufferSize).seed(SEED).epochs(3).shuffleAfterEpoch(true)
+                        .reader(o -> o.checkpointEvery(1)), state));
         assertEquals(26, run.batches().size(), "180 samples in batches of 7");
         assertEquals(List.of(0L, 1L, 2L), run.batches().stream().map(ResumeRuns.Seen::epoch).distinct().toList());
 
@@ -220,8 +223,9 @@ class OFRecordResumeTest {
      */
     private void assertRestoreFetchesOnlyTheBuffer(Function<Counting<RecordSlice>, Dataset<RecordSlice>> stack,
                                                    int batchSize, int k, ToLongFunction<DatasetState> buffered) {
-        ResumeRuns.Run run = ResumeRuns.run(state -> DataReader.builder(stack.apply(records()), parser())
-                .name("ofrecord-counting-" + NAMES.incrementAndGet()).batchSize(batchSize).parseThreads(2).checkpointEvery(1).build());
+        ResumeRuns.Run run = ResumeRuns.run(state -> DataReader.of(stack.apply(records()), parser(),
+                ReaderOptions.builder()
+                .name("ofrecord-counting-" + NAMES.incrementAndGet()).parseThreads(2).checkpointEvery(1).build()));
         assertTrue(run.batches().size() > k, "the run is longer than " + k + " batches");
         DatasetState state = ResumeRuns.storedAndReadBack(run.states().get(k), k);
         long expectedFetches = buffered.applyAsLong(state);
@@ -232,8 +236,8 @@ class OFRecordResumeTest {
         restored.restore(state);
         assertEquals(0, counted.nexts, "records read while restoring");
         assertEquals(expectedFetches, counted.fetched, "records fetched while restoring: the buffered ones");
-        try (DataReader reader = DataReader.builder(restored, parser()).name("ofrecord-counting-" + NAMES.incrementAndGet())
-                .batchSize(batchSize).parseThreads(2).build()) {
+        try (DataReader reader = DataReader.of(restored, parser(),
+                ReaderOptions.builder().name("ofrecord-counting-" + NAMES.incrementAndGet()).parseThreads(2).build())) {
             assertEquals(run.batches().subList(k, run.batches().size()), ResumeRuns.readAll(reader));
         }
     }

@@ -24,6 +24,7 @@ import org.dataloader4j.core.dataset.BatchDataset;
 import org.dataloader4j.core.dataset.ListDataset;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.core.reader.ReaderOptions;
 import org.dataloader4j.core.testing.TestRecords;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -95,7 +96,8 @@ class ExampleParserReaderTest {
     }
 
     private static DataReader reader(List<RecordSlice> slices, int batchSize, String name) {
-        return DataReader.builder(new BatchDataset<>(ListDataset.of(slices), batchSize, false), PARSER)
-                .name(name).batchSize(batchSize).ringSize(2).parseThreads(3).build();
+        return DataReader.of(new BatchDataset<>(ListDataset.of(slices), batchSize, false), PARSER,
+                ReaderOptions.builder()
+                .name(name).ringSize(2).parseThreads(3).build());
     }
 }

@@ -75,8 +75,8 @@ class TFRecordFaultTest {
 
     /** A reader of {@code files}, compressed by {@code compression} or, if null, as each file's first bytes say. */
     private static TFRecordReader.Builder reader(List<Path> files, Compression compression) {
-        TFRecordReader.Builder builder = TFRecordReader.builder().name("tfrecord-fault-" + NAMES.incrementAndGet()).files(files)
-                .batchSize(BATCH).parseThreads(2).ringSize(2)
+        TFRecordReader.Builder builder = TFRecordReader.builder().files(files).batchSize(BATCH)
+                .reader(o -> o.name("tfrecord-fault-" + NAMES.incrementAndGet()).parseThreads(2).ringSize(2))
                 .feature(FixedLenFeature.of("id", Shape.of(1), DataType.INT64))
                 .feature(BytesFeature.of("blob", 40));
         return compression == null ? builder : builder.compression(compression);
@@ -144,7 +144,7 @@ class TFRecordFaultTest {
         Function<DatasetState, DataReader> open = state -> {
             TFRecordReader.Builder b = reader(files, null).skipCorrupt(10).randomShuffle(true).shuffleBufferSize(8).seed(11)
                     .epochs(2).shuffleAfterEpoch(true);
-            return (state == null ? b : b.restore(state)).build();
+            return (state == null ? b : b.reader(o -> o.restore(state))).build();
         };
         ResumeRuns.Run run = ResumeRuns.assertResumesAtEveryBatch(open);
         assertEquals(4, FaultRuns.read(open.apply(null), "id").skipped(), "2 per epoch");
@@ -194,8 +194,9 @@ class TFRecordFaultTest {
         Cut cut = CorruptFiles.cutInsidePayload(payloads, Framing.TFRECORD, 50, 64 * 1024);
         Path file = dir.resolve("cut-" + padding + "-" + verifyCrc);
         Files.write(file, CorruptFiles.frame(payloads, Framing.TFRECORD));
-        DataReader reader = TFRecordReader.builder().name("tfrecord-fault-" + NAMES.incrementAndGet()).files(List.of(file))
-                .batchSize(BATCH).parseThreads(2).ringSize(1).verifyCrc(verifyCrc)
+        DataReader reader = TFRecordReader.builder()
+                .reader(o -> o.name("tfrecord-fault-" + NAMES.incrementAndGet()).parseThreads(2).ringSize(1)).files(List.of(file))
+                .batchSize(BATCH).verifyCrc(verifyCrc)
                 .feature(FixedLenFeature.of("id", Shape.of(1), DataType.INT64)).build();
         FaultRuns run = FaultRuns.read(reader, "id", () -> CorruptFiles.truncate(file, cut.at()));
         run.assertStrictFailure(ids(0, payloads.size()), cut.record(), BATCH, file.getFileName().toString(), cut.record(),

@@ -52,7 +52,7 @@ class TFRecordReaderTest {
     Path dir;
 
     private static TFRecordReader.Builder builder() {
-        return TFRecordReader.builder().name("tfrecord-test-" + NAMES.incrementAndGet()).parseThreads(2);
+        return TFRecordReader.builder().reader(o -> o.name("tfrecord-test-" + NAMES.incrementAndGet()).parseThreads(2));
     }
 
     /**
@@ -307,7 +307,7 @@ class TFRecordReaderTest {
         }
         Map<Long, Integer> seen = new HashMap<>();
         try (DataReader reader = builder().dataDir(dir).dataPartNum(2).partNameSuffixLength(5).epochs(4).batchSize(32)
-                .randomShuffle(true).seed(5).shuffleBufferSize(256).ringSize(4)
+                .randomShuffle(true).seed(5).shuffleBufferSize(256).reader(o -> o.ringSize(4))
                 .feature(FixedLenFeature.of("id", Shape.of(1), DataType.INT64)).feature(BytesFeature.of("data", 4096)).build()) {
             for (Batch b : reader) {
                 RaggedTensor data = b.ragged("data");

@@ -12,6 +12,7 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
+import java.util.function.UnaryOperator;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.Shape;
@@ -21,6 +22,7 @@ import org.dataloader4j.core.dataset.DistributedTrainingOptions.Remainder;
 import org.dataloader4j.core.dataset.GroupBatchDataset;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.core.reader.ReaderOptions;
 import org.dataloader4j.core.testing.ResumeRuns;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
@@ -76,14 +78,15 @@ class TFRecordResumeTest {
     }
 
     private static TFRecordReader.Builder builder(Path data, int batchSize) {
-        return TFRecordReader.builder().name("tfrecord-resume-" + NAMES.incrementAndGet()).dataDir(data).dataPartNum(PARTS)
-                .partNameSuffixLength(PartWriter.SUFFIX_LENGTH).batchSize(batchSize).parseThreads(2).ringSize(4)
+        return TFRecordReader.builder()
+                .reader(o -> o.name("tfrecord-resume-" + NAMES.incrementAndGet()).parseThreads(2).ringSize(4))
+                .dataDir(data).dataPartNum(PARTS).partNameSuffixLength(PartWriter.SUFFIX_LENGTH).batchSize(batchSize)
                 .feature(FixedLenFeature.of("id", Shape.of(1), DataType.INT64)).feature(BytesFeature.of("blob", MAX_BLOB));
     }
 
     /** The reader {@code builder} builds, restored from {@code state} unless it is null. */
     private static DataReader open(TFRecordReader.Builder builder, DatasetState state) {
-        return (state == null ? builder : builder.restore(state)).build();
+        return (state == null ? builder : builder.reader(o -> o.restore(state))).build();
     }
 
     /** The shuffled file stack: two epochs, the files reordered after the first. */
@@ -91,12 +94,12 @@ class TFRecordResumeTest {
         return builder(data, 6).randomShuffle(true).shuffleBufferSize(10).seed(SEED).epochs(2).shuffleAfterEpoch(true);
     }
 
-    /** The group stack, hand-composed: two epochs of the files, grouped by payload length. */
-    private static DataReader.Builder<RecordSlice> grouped(Path data) {
+    /** The group stack, hand-composed: two epochs of the files, grouped by payload length; {@code options} adjusts the reader. */
+    private static DataReader grouped(Path data, UnaryOperator<ReaderOptions.Builder> options) {
         List<Path> files = List.of(data.resolve("part-00000"), data.resolve("part-00001"), data.resolve("part-00002"));
         TFRecordDataset records = new TFRecordDataset(files, 2, true, SEED, null, true);
-        return DataReader.builder(GroupBatchDataset.of(records, 5, LENGTH_BUCKET), parser())
-                .name("tfrecord-group-" + NAMES.incrementAndGet()).batchSize(5);
+        return DataReader.of(GroupBatchDataset.of(records, 5, LENGTH_BUCKET), parser(),
+                options.apply(ReaderOptions.builder().name("tfrecord-group-" + NAMES.incrementAndGet())).build());
     }
 
     /** This rank's share, padded, of two shuffled epochs, shuffled again through a buffer. */
@@ -126,8 +129,8 @@ class TFRecordResumeTest {
     @Timeout(60)
     void aGroupBatchRunResumesAtEveryBatch(Compression compression) throws IOException {
         Path data = writeRecords(40, compression);
-        ResumeRuns.Run run = ResumeRuns.assertResumesAtEveryBatch(state -> (state == null ? grouped(data)
-                : grouped(data).restore(state)).build());
+        ResumeRuns.Run run = ResumeRuns.assertResumesAtEveryBatch(state -> state == null ? grouped(data, o -> o)
+                : grouped(data, o -> o.restore(state)));
         assertEquals(80, run.batches().stream().mapToInt(ResumeRuns.Seen::size).sum(), "every sample of both epochs");
         assertTrue(run.states().stream().anyMatch(s -> ResumeRuns.find(s, "group").list("sizes").length > 1),
                 "some resumes restore batches of several groups");
@@ -173,10 +176,12 @@ class TFRecordResumeTest {
     void aSeedGivesTheSameBatchesWhateverTheParseThreadsAndRingSize() throws IOException {
         Path data = writeRecords(150, Compression.NONE);
         Path gzip = writeRecords(150, Compression.GZIP);
-        assertSameBatchesWhateverThreadsAndRing(c -> shuffled(gzip).batchSize(16).parseThreads(c[0]).ringSize(c[1]).build(),
+        assertSameBatchesWhateverThreadsAndRing(c -> shuffled(gzip).batchSize(16)
+                .reader(o -> o.parseThreads(c[0]).ringSize(c[1])).build(),
                 "shuffled GZIP files");
-        assertSameBatchesWhateverThreadsAndRing(c -> grouped(data).parseThreads(c[0]).ringSize(c[1]).build(), "group batches");
-        assertSameBatchesWhateverThreadsAndRing(c -> distributed(data, 2).batchSize(8).parseThreads(c[0]).ringSize(c[1]).build(),
+        assertSameBatchesWhateverThreadsAndRing(c -> grouped(data, o -> o.parseThreads(c[0]).ringSize(c[1])), "group batches");
+        assertSameBatchesWhateverThreadsAndRing(c -> distributed(data, 2).batchSize(8)
+                .reader(o -> o.parseThreads(c[0]).ringSize(c[1])).build(),
                 "distributed, padded");
     }
 }

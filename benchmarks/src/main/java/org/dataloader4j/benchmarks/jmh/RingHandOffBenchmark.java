@@ -13,6 +13,7 @@ import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.dataset.BatchDataset;
 import org.dataloader4j.core.dataset.ListDataset;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.core.reader.ReaderOptions;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -61,8 +62,8 @@ public class RingHandOffBenchmark {
     public void setUp() {
         List<Integer> samples = IntStream.range(0, 4096).boxed().toList();
         Dataset<Integer> batches = new BatchDataset<>(new ListDataset<>(samples, Dataset.FOREVER), batchSize, false);
-        reader = DataReader.builder(batches, new NothingParser())
-                .name("jmh-ring").batchSize(batchSize).parseThreads(parseThreads).build();
+        reader = DataReader.of(batches, new NothingParser(), ReaderOptions.builder()
+                .name("jmh-ring").parseThreads(parseThreads).build());
     }
 
     /** Stops it. */

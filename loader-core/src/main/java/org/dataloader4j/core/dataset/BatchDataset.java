@@ -17,7 +17,7 @@ import org.dataloader4j.api.DatasetState;
  *
  * @param <T> the sample type
  */
-public final class BatchDataset<T> extends ForwardingDataset<T> {
+public final class BatchDataset<T> extends ForwardingDataset<T> implements BatchingDataset<T> {
     static final String KIND = "batch";
 
     private final int batchSize;
@@ -37,6 +37,7 @@ public final class BatchDataset<T> extends ForwardingDataset<T> {
     }
 
     /** The number of samples in a full batch. */
+    @Override
     public int batchSize() {
         return batchSize;
     }

@@ -50,7 +50,7 @@ import org.dataloader4j.api.SampleLocator;
  *
  * @param <T> the sample type
  */
-public final class GroupBatchDataset<T> extends ForwardingDataset<T> {
+public final class GroupBatchDataset<T> extends ForwardingDataset<T> implements BatchingDataset<T> {
     static final String KIND = "group";
 
     private final ToLongFunction<? super T> groupFn;
@@ -103,6 +103,12 @@ public final class GroupBatchDataset<T> extends ForwardingDataset<T> {
     /** The settings. */
     public GroupBatchOptions options() {
         return options;
+    }
+
+    /** The samples in a full batch: {@code options().batchSize()}. */
+    @Override
+    public int batchSize() {
+        return options.batchSize();
     }
 
     /** The samples read and not yet emitted, over all groups. */

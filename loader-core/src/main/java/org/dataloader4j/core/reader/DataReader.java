@@ -6,7 +6,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.dataloader4j.api.Batch;
@@ -17,6 +16,9 @@ import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.batch.OutputSet;
+import org.dataloader4j.core.dataset.BatchingDataset;
+import org.dataloader4j.core.dataset.ForwardingDataset;
+import org.dataloader4j.core.dataset.SkipCorruptDataset;
 import org.dataloader4j.core.reader.internal.Delivery;
 import org.dataloader4j.core.reader.internal.Pipeline;
 import org.dataloader4j.core.reader.internal.ReaderState;
@@ -30,14 +32,16 @@ import org.slf4j.LoggerFactory;
  * <p>A load thread drives the {@link Dataset} stack into a ring of {@link ReaderOptions#ringSize()}
  * slots; a parse stage fills preallocated off-heap tensors with each slot's batch, using the
  * {@link Parser}, split over {@link ReaderOptions#parseThreads()} threads; {@link #read()} hands
- * out the parsed batches in order. The tensors, one set per slot, are allocated once, when the
- * reader is built, from one shared arena that the reader owns and frees in {@link #close()}.
+ * out the parsed batches in order. Each slot holds {@link #capacity()} rows: the batch size of
+ * the {@link BatchingDataset} it reads (one row for any other dataset). The tensors, one set per
+ * slot, are allocated once, when the reader is opened, from one shared arena that the reader
+ * owns and frees in {@link #close()}.
  *
  * <p>{@code read()}, {@code state()} and the batches are for one consuming thread;
  * {@link #close()} may be called from any thread.
  *
  * <pre>{@code
- * try (DataReader reader = DataReader.builder(dataset, parser).batchSize(256).build()) {
+ * try (DataReader reader = DataReader.of(new BatchDataset<>(dataset, 256, false), parser)) {
  *     for (Batch batch : reader) {
  *         train(batch.tensor("images"), batch.tensor("labels"));
  *     }
@@ -46,10 +50,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class DataReader implements AutoCloseable, Iterable<Batch> {
     private static final Logger LOG = LoggerFactory.getLogger(DataReader.class);
-    private static final AtomicInteger READERS = new AtomicInteger();
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private final ReaderOptions options;
+    private final int capacity;
     private final Dataset<?> dataset;
     private final Arena arena;
     private final long offHeapBytes;
@@ -57,27 +61,28 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
     private final Delivery delivery;
     private final LongSupplier corruptSkipped;
 
-    private <T> DataReader(ReaderOptions options, Dataset<T> dataset, Parser<? super T> parser, DatasetState resume,
-                           Consumer<String> watchdogReport, LongSupplier corruptSkipped) {
+    private <T> DataReader(Dataset<T> dataset, Parser<? super T> parser, ReaderOptions options) {
         this.options = options;
         this.dataset = dataset;
-        this.corruptSkipped = corruptSkipped;
-        List<TensorSpec> specs = OutputSet.specsOf(parser, options.batchSize());
-        long bytesPerSlot = 0;
-        for (TensorSpec spec : specs) {
-            bytesPerSlot = Math.addExact(bytesPerSlot, spec.byteSize());
-        }
-        this.offHeapBytes = Math.multiplyExact(bytesPerSlot, (long) options.ringSize());
+        this.capacity = dataset instanceof BatchingDataset<?> batching ? batching.batchSize() : 1;
+        this.corruptSkipped = ForwardingDataset.find(dataset, SkipCorruptDataset.class)
+                .<LongSupplier>map(skip -> skip::skipped).orElse(() -> 0);
         this.arena = Arena.ofShared();
+        long bytesPerSlot = 0;
         try {
-            if (resume != null) {
-                ReaderState.restore(dataset, resume);
+            List<TensorSpec> specs = OutputSet.specsOf(parser, capacity);
+            for (TensorSpec spec : specs) {
+                bytesPerSlot = Math.addExact(bytesPerSlot, spec.byteSize());
+            }
+            this.offHeapBytes = Math.multiplyExact(bytesPerSlot, (long) options.ringSize());
+            if (options.restore() != null) {
+                ReaderState.restore(dataset, options.restore());
             }
             DatasetState initial = dataset.state();
-            Pipeline.Settings settings = new Pipeline.Settings(options.name(), options.batchSize(), options.ringSize(),
+            Pipeline.Settings settings = new Pipeline.Settings(options.name(), capacity, options.ringSize(),
                     options.parseThreads(), options.watchdog(), options.checkpointEvery());
-            this.pipeline = new Pipeline<>(settings, dataset, initial, parser, specs, arena, watchdogReport,
-                    () -> metrics().toString());
+            Consumer<String> report = options.watchdogReport() != null ? options.watchdogReport() : r -> LOG.warn("{}", r);
+            this.pipeline = new Pipeline<>(settings, dataset, initial, parser, specs, arena, report, () -> metrics().toString());
             this.delivery = new Delivery(pipeline, initial);
             pipeline.start();
         } catch (Throwable t) {
@@ -86,13 +91,41 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
             dataset.close();
             throw t;
         }
-        LOG.debug("reader {} started: {} slots of {} bytes, {} parse threads",
-                options.name(), options.ringSize(), bytesPerSlot, options.parseThreads());
+        LOG.debug("reader {} started: {} slots of {} rows and {} bytes, {} parse threads",
+                options.name(), options.ringSize(), capacity, bytesPerSlot, options.parseThreads());
     }
 
-    /** A builder for a reader that parses {@code dataset}'s samples with {@code parser}. */
-    public static <T> Builder<T> builder(Dataset<T> dataset, Parser<? super T> parser) {
-        return new Builder<>(dataset, parser);
+    /**
+     * A reader of {@code dataset}'s batches, parsed by {@code parser}, with the default
+     * {@link ReaderOptions}; its threads start at once. The reader owns the dataset and closes it.
+     *
+     * @throws IllegalArgumentException if the parser's outputs do not fit the batch size
+     */
+    public static <T> DataReader of(Dataset<T> dataset, Parser<? super T> parser) {
+        return of(dataset, parser, ReaderOptions.defaults());
+    }
+
+    /**
+     * A reader of {@code dataset}'s batches, parsed by {@code parser}, running as {@code options}
+     * say; its threads start at once. The reader owns the dataset and closes it, also if it fails
+     * to start.
+     *
+     * @throws IllegalArgumentException if the parser's outputs do not fit the batch size, or the
+     *                                  options' state does not fit the dataset
+     */
+    public static <T> DataReader of(Dataset<T> dataset, Parser<? super T> parser, ReaderOptions options) {
+        Objects.requireNonNull(dataset, "dataset");
+        Objects.requireNonNull(parser, "parser");
+        Objects.requireNonNull(options, "options");
+        return new DataReader(dataset, parser, options);
+    }
+
+    /**
+     * The most samples in a batch, the rows of every slot: the {@link BatchingDataset}'s batch
+     * size, or 1 for a dataset that yields one sample per step.
+     */
+    public int capacity() {
+        return capacity;
     }
 
     /** The settings this reader runs with. */
@@ -123,8 +156,8 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
     /**
      * The state as of the last batch {@link #read()} returned, not the load thread's position
      * (which runs ahead by up to the ring size): a reader built with
-     * {@link Builder#restore(DatasetState)} of it continues with the next batch. Between the
-     * dataset's checkpoints ({@link Builder#checkpointEvery}) it is
+     * {@link ReaderOptions.Builder#restore(DatasetState)} of it continues with the next batch.
+     * Between the dataset's checkpoints ({@link ReaderOptions#checkpointEvery()}) it is
      * {@code replay{batches=n}/<the last checkpoint>}; see {@link ReaderState}.
      */
     public DatasetState state() {
@@ -212,122 +245,6 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
     private void ensureOpen() {
         if (isClosed()) {
             throw new IllegalStateException("reader " + options.name() + " is closed");
-        }
-    }
-
-    /**
-     * Builds a {@link DataReader}; each setter checks its argument at once.
-     *
-     * @param <T> the sample type
-     */
-    public static final class Builder<T> {
-        private final Dataset<T> dataset;
-        private final Parser<? super T> parser;
-        private String name = "reader-" + READERS.incrementAndGet();
-        private int batchSize = -1;
-        private int ringSize = 8;
-        private int parseThreads = Runtime.getRuntime().availableProcessors();
-        private DatasetState resume;
-        private Duration watchdog = Duration.ZERO;
-        private int checkpointEvery = ReaderOptions.DEFAULT_CHECKPOINT_EVERY;
-        private Consumer<String> watchdogReport = report -> LOG.warn("{}", report);
-        private LongSupplier corruptSkipped = () -> 0;
-
-        private Builder(Dataset<T> dataset, Parser<? super T> parser) {
-            this.dataset = Objects.requireNonNull(dataset, "dataset");
-            this.parser = Objects.requireNonNull(parser, "parser");
-        }
-
-        /** Prefix of the thread names; default {@code reader-N}. */
-        public Builder<T> name(String name) {
-            this.name = Objects.requireNonNull(name, "name");
-            return this;
-        }
-
-        /** The most samples in a batch (required): the rows every slot holds. */
-        public Builder<T> batchSize(int batchSize) {
-            this.batchSize = ReaderOptions.checkBatchSize(batchSize);
-            return this;
-        }
-
-        /** The number of slots, a power of two; default 8. */
-        public Builder<T> ringSize(int ringSize) {
-            this.ringSize = ReaderOptions.checkRingSize(ringSize);
-            return this;
-        }
-
-        /**
-         * The threads that parse; default the number of processors. Up to {@code ringSize / 2}
-         * parse workers each take whole batches, side by side (worker {@code W} is the thread
-         * {@code <name>-parse-W}); the threads beyond those split each worker's batches by
-         * rows ({@code <name>-parse-W-1}, …).
-         */
-        public Builder<T> parseThreads(int parseThreads) {
-            this.parseThreads = ReaderOptions.checkParseThreads(parseThreads);
-            return this;
-        }
-
-        /**
-         * When no batch has been parsed for {@code timeout} while the ring had room or the caller
-         * waited in {@link #read()}, logs (at WARN) the stacks of the reader's threads and its
-         * {@link #metrics()}, once per stall; a thread named {@code <name>-watchdog} watches.
-         * Default: off ({@link Duration#ZERO}).
-         */
-        public Builder<T> watchdog(Duration timeout) {
-            this.watchdog = ReaderOptions.checkWatchdog(Objects.requireNonNull(timeout, "timeout"));
-            return this;
-        }
-
-        /**
-         * How many batches apart the load thread asks the dataset for its state; default
-         * {@value ReaderOptions#DEFAULT_CHECKPOINT_EVERY}. Between two such checkpoints,
-         * {@link DataReader#state()} is the last checkpoint and the number of batches since, and
-         * a reader restored from it reads those batches again (without parsing them). 1 makes
-         * every state the dataset's own, at the cost of taking it after every batch: for a
-         * shuffle, a copy of a location per buffered sample.
-         */
-        public Builder<T> checkpointEvery(int batches) {
-            this.checkpointEvery = ReaderOptions.checkCheckpointEvery(batches);
-            return this;
-        }
-
-        /** As {@link #watchdog(Duration)}, handing each report to {@code report} instead of the log. */
-        public Builder<T> watchdog(Duration timeout, Consumer<String> report) {
-            this.watchdogReport = Objects.requireNonNull(report, "report");
-            return watchdog(timeout);
-        }
-
-        /**
-         * Where {@link #metrics()} reads the number of corrupt records skipped: the
-         * {@code skipped()} of the stack's {@code SkipCorruptDataset}, read from any thread.
-         * Default: none skipped.
-         */
-        public Builder<T> corruptSkipped(LongSupplier count) {
-            this.corruptSkipped = Objects.requireNonNull(count, "count");
-            return this;
-        }
-
-        /**
-         * Restores the dataset to {@code state} (from {@link DataReader#state()}, or a dataset's
-         * own state) before reading.
-         */
-        public Builder<T> restore(DatasetState state) {
-            this.resume = Objects.requireNonNull(state, "state");
-            return this;
-        }
-
-        /**
-         * Allocates the slots and starts the threads.
-         *
-         * @throws IllegalArgumentException if the batch size is not set or the parser's outputs
-         *                                  do not fit it
-         */
-        public DataReader build() {
-            if (batchSize < 0) {
-                throw new IllegalArgumentException("batchSize must be set");
-            }
-            return new DataReader(new ReaderOptions(name, batchSize, ringSize, parseThreads, watchdog, checkpointEvery), dataset, parser, resume,
-                    watchdogReport, corruptSkipped);
         }
     }
 

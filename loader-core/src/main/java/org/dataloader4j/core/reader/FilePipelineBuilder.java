@@ -7,8 +7,8 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.dataloader4j.api.Dataset;
-import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.RandomAccessDataset;
 import org.dataloader4j.core.dataset.BatchDataset;
@@ -60,19 +60,15 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     private long seed = -1;
     private long epochs = 1;
     private boolean dropRemainder;
-    private int parseThreads = Runtime.getRuntime().availableProcessors();
-    private int ringSize = 8;
-    private String name;
-    private DatasetState resume;
+    private final String defaultName;
+    private ReaderOptions reader;
     private DistributedTrainingOptions distributed;
     private Path indexDir;
-    private Duration watchdog = Duration.ZERO;
-    private int checkpointEvery = ReaderOptions.DEFAULT_CHECKPOINT_EVERY;
     private SkipPolicy skipCorrupt = SkipPolicy.STRICT;
 
-    /** A builder whose reader threads are named after {@code defaultName} unless {@link #name} is set. */
+    /** A builder whose reader threads are named after {@code defaultName} unless its {@link #reader} options name them. */
     protected FilePipelineBuilder(String defaultName) {
-        this.name = Objects.requireNonNull(defaultName, "defaultName");
+        this.defaultName = Objects.requireNonNull(defaultName, "defaultName");
     }
 
     private B self() {
@@ -150,9 +146,9 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         return self();
     }
 
-    /** Samples per batch (required). */
+    /** Samples per batch (required): the rows of the reader's slots. */
     public B batchSize(int batchSize) {
-        this.batchSize = ReaderOptions.checkBatchSize(batchSize);
+        this.batchSize = Checks.positive("batchSize", batchSize);
         return self();
     }
 
@@ -195,34 +191,28 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         return self();
     }
 
-    /** Threads that parse; default the number of processors. See {@link DataReader.Builder#parseThreads(int)}. */
-    public B parseThreads(int parseThreads) {
-        this.parseThreads = ReaderOptions.checkParseThreads(parseThreads);
+    /**
+     * How the reader runs: its name, ring, parse threads, watchdog, checkpoints, and the state it
+     * starts from ({@link ReaderOptions}). Default: {@link ReaderOptions#defaults()}, named after
+     * the format.
+     */
+    public B reader(ReaderOptions options) {
+        this.reader = Objects.requireNonNull(options, "options");
         return self();
     }
 
-    /** Slots of the reader's ring, a power of two; default 8. */
-    public B ringSize(int ringSize) {
-        this.ringSize = ReaderOptions.checkRingSize(ringSize);
-        return self();
+    /**
+     * Changes some of the reader's options, keeping the others as given before (or the
+     * defaults): {@code builder.reader(o -> o.restore(state))} starts a reader configured
+     * elsewhere at a checkpoint.
+     */
+    public B reader(UnaryOperator<ReaderOptions.Builder> change) {
+        return reader(change.apply(readerOptions().toBuilder()).build());
     }
 
-    /** Prefix of the reader's thread names. */
-    public B name(String name) {
-        this.name = Objects.requireNonNull(name, "name");
-        return self();
-    }
-
-    /** How many batches apart the reader takes the dataset's state; see {@link DataReader.Builder#checkpointEvery(int)}. */
-    public B checkpointEvery(int batches) {
-        this.checkpointEvery = ReaderOptions.checkCheckpointEvery(batches);
-        return self();
-    }
-
-    /** Reports the reader's thread stacks when no batch comes for {@code timeout}; see {@link DataReader.Builder#watchdog(Duration)}. */
-    public B watchdog(Duration timeout) {
-        this.watchdog = ReaderOptions.checkWatchdog(Objects.requireNonNull(timeout, "timeout"));
-        return self();
+    /** The reader's options as given so far, or the defaults named after the format. */
+    private ReaderOptions readerOptions() {
+        return reader != null ? reader : ReaderOptions.builder().name(defaultName).build();
     }
 
     /**
@@ -241,12 +231,6 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
      */
     public B skipCorrupt(double maxRatio) {
         this.skipCorrupt = SkipPolicy.maxRatio(maxRatio);
-        return self();
-    }
-
-    /** Continues from {@code state}, taken from {@link DataReader#state()} of a reader built alike. */
-    public B restore(DatasetState state) {
-        this.resume = Objects.requireNonNull(state, "state");
         return self();
     }
 
@@ -375,39 +359,26 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     }
 
     private <T> DataReader pipeline(Dataset<T> source, Parser<? super T> parser) {
+        ReaderOptions options = readerOptions();
         Dataset<T> dataset = source;
-        SkipCorruptDataset<T> skip = null;
-        if (!skipCorrupt.strict()) {
-            try {
-                dataset = skip = new SkipCorruptDataset<>(source, parser, skipCorrupt);
-            } catch (RuntimeException e) {
-                source.close();
-                throw e;
+        try {
+            if (!skipCorrupt.strict()) {
+                dataset = new SkipCorruptDataset<>(dataset, parser, skipCorrupt);
             }
-        }
-        if (randomShuffle) {
-            long shuffleSeed = seed;
-            if (shuffleSeed == -1) {
-                // Logged and kept in the state, so an unseeded run can be reproduced and resumed.
-                shuffleSeed = ThreadLocalRandom.current().nextLong();
-                LOG.info("reader {}: no seed given, shuffling with seed {}", name, shuffleSeed);
+            if (randomShuffle) {
+                long shuffleSeed = seed;
+                if (shuffleSeed == -1) {
+                    // Logged and kept in the state, so an unseeded run can be reproduced and resumed.
+                    shuffleSeed = ThreadLocalRandom.current().nextLong();
+                    LOG.info("reader {}: no seed given, shuffling with seed {}", options.name(), shuffleSeed);
+                }
+                dataset = new RandomShuffleDataset<>(dataset, shuffleBufferSize, shuffleSeed);
             }
-            dataset = new RandomShuffleDataset<>(dataset, shuffleBufferSize, shuffleSeed);
+            dataset = new BatchDataset<>(dataset, batchSize, dropRemainder);
+        } catch (RuntimeException e) {
+            dataset.close();
+            throw e;
         }
-        dataset = new BatchDataset<>(dataset, batchSize, dropRemainder);
-        DataReader.Builder<T> reader = DataReader.builder(dataset, parser)
-                .name(name)
-                .batchSize(batchSize)
-                .ringSize(ringSize)
-                .parseThreads(parseThreads)
-                .watchdog(watchdog)
-                .checkpointEvery(checkpointEvery);
-        if (skip != null) {
-            reader.corruptSkipped(skip::skipped);
-        }
-        if (resume != null) {
-            reader.restore(resume);
-        }
-        return reader.build();
+        return DataReader.of(dataset, parser, options);
     }
 }

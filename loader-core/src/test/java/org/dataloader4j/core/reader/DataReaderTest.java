@@ -9,11 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -36,6 +37,7 @@ import org.dataloader4j.api.Tensor;
 import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.batch.BatchBuffer;
 import org.dataloader4j.core.dataset.BatchDataset;
+import org.dataloader4j.core.dataset.BatchingDataset;
 import org.dataloader4j.core.dataset.GroupBatchDataset;
 import org.dataloader4j.core.dataset.ListDataset;
 import org.dataloader4j.core.dataset.RandomShuffleDataset;
@@ -65,8 +67,13 @@ class DataReaderTest {
         return new BatchDataset<>(new RandomShuffleDataset<>(new ListDataset<>(SAMPLES, epochs), 64, seed), BATCH, false);
     }
 
-    private DataReader.Builder<Integer> reader(Dataset<Integer> dataset) {
-        return DataReader.builder(dataset, new IntParser()).name(name).batchSize(BATCH);
+    /** A reader of {@code dataset} named after the test, with {@code options} otherwise. */
+    private DataReader reader(Dataset<Integer> dataset, ReaderOptions.Builder options) {
+        return DataReader.of(dataset, new IntParser(), options.name(name).build());
+    }
+
+    private DataReader reader(Dataset<Integer> dataset) {
+        return reader(dataset, ReaderOptions.builder());
     }
 
     /** The batches the same stack gives when parsed on this thread, one batch at a time. */
@@ -95,7 +102,8 @@ class DataReaderTest {
     @CsvSource({"1,1", "1,2", "1,8", "2,1", "2,2", "2,8", "4,1", "4,2", "4,8"})
     void givesTheSameBatchesAsASingleThreadedReference(int parseThreads, int ringSize) {
         List<IntParser.Rows> expected = reference(() -> stack(2, 17));
-        try (DataReader reader = reader(stack(2, 17)).parseThreads(parseThreads).ringSize(ringSize).build()) {
+        try (DataReader reader = reader(stack(2, 17),
+                ReaderOptions.builder().parseThreads(parseThreads).ringSize(ringSize))) {
             List<IntParser.Rows> actual = readAll(reader);
 
             assertEquals(expected.size(), actual.size());
@@ -112,7 +120,7 @@ class DataReaderTest {
             int ringSize = 1 << (run % 3);
             int samples = 1 + run % 41;
             Dataset<Integer> dataset = new BatchDataset<>(ListDataset.of(SAMPLES.subList(0, samples)), 4, false);
-            try (DataReader reader = reader(dataset).batchSize(4).ringSize(ringSize).parseThreads(2).build()) {
+            try (DataReader reader = reader(dataset, ReaderOptions.builder().ringSize(ringSize).parseThreads(2))) {
                 int rows = 0;
                 for (Batch b : reader) {
                     rows += b.size();
@@ -136,7 +144,7 @@ class DataReaderTest {
                 return super.next();
             }
         };
-        try (DataReader reader = reader(new BatchDataset<>(slow, BATCH, false)).build()) {
+        try (DataReader reader = reader(new BatchDataset<>(slow, BATCH, false))) {
             Thread.currentThread().interrupt();
             DataLoaderException e = assertThrows(DataLoaderException.class, reader::read);
             assertTrue(Thread.interrupted(), "the interrupt status stays set");
@@ -151,7 +159,7 @@ class DataReaderTest {
         Dataset<Integer> grouped = GroupBatchDataset.of(
                 new RandomShuffleDataset<>(ListDataset.of(SAMPLES), 64, 9), BATCH, v -> v % 3);
         List<Long> seen = new ArrayList<>();
-        try (DataReader reader = reader(grouped).parseThreads(2).build()) {
+        try (DataReader reader = reader(grouped, ReaderOptions.builder().parseThreads(2))) {
             for (Batch b : reader) {
                 long[] ids = b.tensor("id").toLongArray();
                 for (long id : ids) {
@@ -170,7 +178,8 @@ class DataReaderTest {
         // Once the dataset is asked for a batch beyond the full ring, the load thread can only wait.
         CountDownLatch pulledPastTheRing = new CountDownLatch((ringSize + 1) * BATCH);
         Dataset<Integer> counting = new CountingDataset(new ListDataset<>(SAMPLES, Dataset.FOREVER), pulledPastTheRing);
-        DataReader reader = reader(new BatchDataset<>(counting, BATCH, false)).ringSize(ringSize).parseThreads(2).build();
+        DataReader reader = reader(new BatchDataset<>(counting, BATCH, false),
+                ReaderOptions.builder().ringSize(ringSize).parseThreads(2));
         Batch held = reader.read();
         assertTrue(pulledPastTheRing.await(10, TimeUnit.SECONDS));
 
@@ -185,7 +194,7 @@ class DataReaderTest {
 
     @Test
     void closesWithoutEverReading() {
-        DataReader reader = reader(stack(Dataset.FOREVER, 1)).parseThreads(3).build();
+        DataReader reader = reader(stack(Dataset.FOREVER, 1), ReaderOptions.builder().parseThreads(3));
         reader.close();
         assertEquals(List.of(), LiveThreads.named(name + "-"));
         assertEquals(0, reader.offHeapBytes());
@@ -194,7 +203,7 @@ class DataReaderTest {
     @Test
     void closeFreesTheArenaAndEveryThread() {
         MemorySegment memory;
-        DataReader reader = reader(stack(1, 1)).parseThreads(4).build();
+        DataReader reader = reader(stack(1, 1), ReaderOptions.builder().parseThreads(4));
         try (reader) {
             assertTrue(reader.offHeapBytes() > 0);
             memory = reader.read().tensor("id").segment();
@@ -210,7 +219,7 @@ class DataReaderTest {
     void aHeldBatchKeepsItsValuesWhileTheRingFillsBehindIt() {
         int ringSize = 4;
         List<IntParser.Rows> expected = reference(() -> stack(1, 3));
-        try (DataReader reader = reader(stack(1, 3)).ringSize(ringSize).parseThreads(2).build()) {
+        try (DataReader reader = reader(stack(1, 3), ReaderOptions.builder().ringSize(ringSize).parseThreads(2))) {
             Batch first = reader.read();
             // Every slot but the held one is parsed: each took a set of tensors while the first was out.
             while (reader.metrics().batchesParsed() < ringSize) {
@@ -233,7 +242,7 @@ class DataReaderTest {
         Semaphore readSoFar = new Semaphore(BATCH);
         Dataset<Integer> paced = new BatchDataset<>(new PacedDataset(new ListDataset<>(SAMPLES, 1), readSoFar), BATCH, false);
         Set<Long> addresses = new HashSet<>();
-        try (DataReader reader = reader(paced).ringSize(8).parseThreads(1).build()) {
+        try (DataReader reader = reader(paced, ReaderOptions.builder().ringSize(8).parseThreads(1))) {
             int batches = 0;
             for (Batch b : reader) {
                 addresses.add(b.tensor("id").segment().address());
@@ -272,7 +281,7 @@ class DataReaderTest {
         Dataset<Integer> source = new Recycling();
         Dataset<Integer> stack = new BatchDataset<>(new RandomShuffleDataset<>(source, 64, 5), BATCH, false);
         int batches = 0;
-        try (DataReader reader = reader(stack).parseThreads(parseThreads).ringSize(ringSize).build()) {
+        try (DataReader reader = reader(stack, ReaderOptions.builder().parseThreads(parseThreads).ringSize(ringSize))) {
             for (Batch b = reader.read(); b != null; b = reader.read()) {
                 // Counted before the release, which may hand them back at once.
                 for (long id : IntParser.Rows.of(b).id()) {
@@ -292,7 +301,7 @@ class DataReaderTest {
 
     @Test
     void aReleasedBatchAndItsTensorsThrow() {
-        try (DataReader reader = reader(stack(1, 1)).build()) {
+        try (DataReader reader = reader(stack(1, 1))) {
             Batch first = reader.read();
             Tensor firstIds = first.tensor("id");
             long id = firstIds.getLong(0);
@@ -323,7 +332,7 @@ class DataReaderTest {
                 return next;
             }
         };
-        try (DataReader reader = reader(new BatchDataset<>(failing, 10, false)).batchSize(10).build()) {
+        try (DataReader reader = reader(new BatchDataset<>(failing, 10, false))) {
             for (int i = 0; i < 10; i++) {
                 assertEquals(10L * i, reader.read().tensor("id").getLong(0), "batches before the failure are delivered");
             }
@@ -356,7 +365,8 @@ class DataReaderTest {
             }
         };
         Dataset<Integer> dataset = new BatchDataset<>(ListDataset.of(SAMPLES), BATCH, false);
-        try (DataReader reader = DataReader.builder(dataset, failing).name(name).batchSize(BATCH).parseThreads(4).build()) {
+        try (DataReader reader = DataReader.of(dataset, failing,
+                ReaderOptions.builder().name(name).parseThreads(4).build())) {
             assertEquals(0, reader.read().tensor("id").getLong(0));
             assertEquals(32, reader.read().tensor("id").getLong(0));
             DataLoaderException e = assertThrows(DataLoaderException.class, reader::read);
@@ -394,8 +404,8 @@ class DataReaderTest {
         // Two threads, a ring of 8: two workers, each parsing every other batch on its own.
         Map<Integer, String> parsedBy = new ConcurrentHashMap<>();
         Dataset<Integer> dataset = new BatchDataset<>(ListDataset.of(SAMPLES), BATCH, false);
-        try (DataReader reader = DataReader.builder(dataset, noting(parsedBy, -1, -1)).name(name).batchSize(BATCH)
-                .parseThreads(2).ringSize(8).build()) {
+        try (DataReader reader = DataReader.of(dataset, noting(parsedBy, -1, -1),
+                ReaderOptions.builder().name(name).parseThreads(2).ringSize(8).build())) {
             assertEquals(List.of(name + "-parse-0", name + "-parse-1"), LiveThreads.named(name + "-parse"));
             int batches = 0;
             for (Batch b : reader) {
@@ -412,8 +422,8 @@ class DataReaderTest {
     @Test
     void threadsBeyondHalfTheRingSplitEachWorkersBatches() {
         Dataset<Integer> dataset = new BatchDataset<>(ListDataset.of(SAMPLES), BATCH, false);
-        try (DataReader reader = DataReader.builder(dataset, new IntParser()).name(name).batchSize(BATCH)
-                .parseThreads(5).ringSize(4).build()) {
+        try (DataReader reader = DataReader.of(dataset, new IntParser(),
+                ReaderOptions.builder().name(name).parseThreads(5).ringSize(4).build())) {
             // Two workers; of the three threads left, the first worker splits with two, the second with one.
             assertEquals(List.of(name + "-parse-0", name + "-parse-0-1", name + "-parse-0-2", name + "-parse-1", name + "-parse-1-1"),
                     LiveThreads.named(name + "-parse"));
@@ -426,8 +436,8 @@ class DataReaderTest {
         // Batch 4 (worker 0) takes 200 ms; batch 5 (worker 1) fails at once. The batches before 5 all come first.
         Map<Integer, String> parsedBy = new ConcurrentHashMap<>();
         Dataset<Integer> dataset = new BatchDataset<>(ListDataset.of(SAMPLES), BATCH, false);
-        try (DataReader reader = DataReader.builder(dataset, noting(parsedBy, 5 * 32, 4 * 32)).name(name).batchSize(BATCH)
-                .parseThreads(2).ringSize(8).build()) {
+        try (DataReader reader = DataReader.of(dataset, noting(parsedBy, 5 * 32, 4 * 32),
+                ReaderOptions.builder().name(name).parseThreads(2).ringSize(8).build())) {
             for (int k = 0; k < 5; k++) {
                 assertEquals(32L * k, reader.read().tensor("id").getLong(0), "batch " + k);
             }
@@ -441,13 +451,13 @@ class DataReaderTest {
     void resumesAfterTheLastBatchRead() {
         List<IntParser.Rows> expected = reference(() -> stack(2, 5));
         DatasetState state;
-        try (DataReader reader = reader(stack(2, 5)).ringSize(4).build()) {
+        try (DataReader reader = reader(stack(2, 5), ReaderOptions.builder().ringSize(4))) {
             for (int i = 0; i < 40; i++) {
                 reader.read();
             }
             state = DatasetStateCodec.fromText(DatasetStateCodec.toText(reader.state()));
         }
-        try (DataReader resumed = reader(stack(2, 999)).restore(state).build()) {
+        try (DataReader resumed = reader(stack(2, 999), ReaderOptions.builder().restore(state))) {
             List<IntParser.Rows> rest = new ArrayList<>();
             for (Batch b = resumed.read(); b != null; b = resumed.read()) {
                 rest.add(IntParser.Rows.of(b));
@@ -461,7 +471,7 @@ class DataReaderTest {
         // 2 epochs of 1,000 samples in batches of 32: 63 batches, the last partial; checkpoints every 16.
         List<IntParser.Rows> expected = reference(() -> stack(2, 5));
         List<DatasetState> states = new ArrayList<>();
-        try (DataReader reader = reader(stack(2, 5)).ringSize(4).build()) {
+        try (DataReader reader = reader(stack(2, 5), ReaderOptions.builder().ringSize(4))) {
             states.add(reader.state());
             while (reader.read() != null) {
                 states.add(reader.state());
@@ -475,7 +485,8 @@ class DataReaderTest {
             if (since != 0) {
                 assertEquals(since, state.field("batches"), "after batch " + k);
             }
-            try (DataReader resumed = reader(stack(2, 999)).restore(DatasetStateCodec.fromText(DatasetStateCodec.toText(state))).build()) {
+            DatasetState again = DatasetStateCodec.fromText(DatasetStateCodec.toText(state));
+            try (DataReader resumed = reader(stack(2, 999), ReaderOptions.builder().restore(again))) {
                 List<IntParser.Rows> rest = new ArrayList<>();
                 for (Batch b = resumed.read(); b != null; b = resumed.read()) {
                     rest.add(IntParser.Rows.of(b));
@@ -488,15 +499,25 @@ class DataReaderTest {
     @Test
     void theDatasetIsAskedForItsStateOnlyAtCheckpoints() {
         AtomicInteger asked = new AtomicInteger();
-        Dataset<Integer> counting = new CountingDataset(stack(2, 5), new CountDownLatch(0)) {
+        final class Asked extends CountingDataset implements BatchingDataset<Integer> {
+            Asked() {
+                super(stack(2, 5), new CountDownLatch(0));
+            }
+
             @Override
             public DatasetState state() {
                 asked.incrementAndGet();
                 return super.state();
             }
-        };
+
+            @Override
+            public int batchSize() {
+                return BATCH;
+            }
+        }
+        Dataset<Integer> counting = new Asked();
         int batches = 0;
-        try (DataReader reader = reader(counting).build()) {
+        try (DataReader reader = reader(counting)) {
             while (reader.read() != null) {
                 batches++;
             }
@@ -514,37 +535,67 @@ class DataReaderTest {
         }
         DatasetState pastTheEnd = DatasetState.of(ReaderState.REPLAY, nearEnd.state()).with("batches", 5);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> reader(stack(1, 5)).restore(pastTheEnd).build());
+                () -> reader(stack(1, 5), ReaderOptions.builder().restore(pastTheEnd)));
         assertTrue(e.getMessage().contains("ended 3 batches before"), e.getMessage());
         DatasetState none = DatasetState.of(ReaderState.REPLAY, nearEnd.state()).with("batches", 0);
-        assertThrows(IllegalArgumentException.class, () -> reader(stack(1, 5)).restore(none).build());
+        assertThrows(IllegalArgumentException.class, () -> reader(stack(1, 5), ReaderOptions.builder().restore(none)));
     }
 
     @Test
     void stateBeforeAnyReadIsTheStart() {
-        try (DataReader reader = reader(stack(1, 3)).build()) {
+        try (DataReader reader = reader(stack(1, 3))) {
             assertEquals(stack(1, 3).state(), reader.state());
         }
     }
 
     @Test
-    void aDatasetYieldingMoreThanTheBatchSizeFailsClearly() {
-        Dataset<Integer> big = new BatchDataset<>(ListDataset.of(SAMPLES), 64, false);
-        try (DataReader reader = reader(big).build()) {
+    void theBatchSizeIsTheBatchingDatasetsAndAnyOtherYieldsOneSampleAStep() {
+        try (DataReader batched = reader(stack(1, 1)); DataReader single = reader(ListDataset.of(SAMPLES))) {
+            assertEquals(BATCH, batched.capacity());
+            assertEquals(BATCH, batched.read().capacity());
+            assertEquals(1, single.capacity());
+            assertEquals(1, single.read().size());
+        }
+    }
+
+    @Test
+    void aDatasetYieldingMoreThanItsBatchSizeFailsClearly() {
+        Dataset<Integer> threes = new Dataset<>() {
+            private final Dataset<Integer> batches = new BatchDataset<>(ListDataset.of(SAMPLES), 3, false);
+
+            @Override
+            public List<Integer> next() {
+                return batches.next();
+            }
+
+            @Override
+            public DatasetState state() {
+                return batches.state();
+            }
+
+            @Override
+            public void restore(DatasetState state) {
+                batches.restore(state);
+            }
+        };
+        try (DataReader reader = reader(threes)) {
             DataLoaderException e = assertThrows(DataLoaderException.class, reader::read);
-            assertTrue(e.getCause().getMessage().contains("batchSize=32"), e.getCause().getMessage());
+            String message = e.getCause().getMessage();
+            assertTrue(message.contains("yielded 3 samples") && message.contains("BatchingDataset"), message);
         }
     }
 
     @Test
     void settingsAreCheckedWhenGiven() {
-        DataReader.Builder<Integer> builder = DataReader.builder(stack(1, 1), new IntParser());
+        ReaderOptions.Builder builder = ReaderOptions.builder();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> builder.ringSize(6));
         assertEquals("ringSize must be a power of two (1, 2, 4, 8, ...): ringSize=6", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> builder.ringSize(0));
-        assertThrows(IllegalArgumentException.class, () -> builder.parseThreads(0));
-        assertThrows(IllegalArgumentException.class, () -> builder.batchSize(0));
-        assertThrows(IllegalArgumentException.class, builder::build, "batchSize is required");
+        assertEquals("parseThreads must be > 0: parseThreads=0",
+                assertThrows(IllegalArgumentException.class, () -> builder.parseThreads(0)).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> builder.checkpointEvery(0));
+        assertThrows(IllegalArgumentException.class, () -> builder.watchdog(Duration.ofMillis(-1)));
+        assertThrows(IllegalArgumentException.class, () -> builder.name(" ").build());
         assertEquals(List.of(), LiveThreads.named(name + "-"));
     }
 

@@ -88,8 +88,8 @@ class ReaderCloseTest {
         long took;
         long parsed;
         try {
-            DataReader reader = DataReader.builder(batches(), new SlowParser(parseMillis)).name(name).batchSize(4)
-                    .ringSize(ringSize).parseThreads(parseThreads).build();
+            DataReader reader = DataReader.of(batches(), new SlowParser(parseMillis), ReaderOptions.builder().name(name)
+                    .ringSize(ringSize).parseThreads(parseThreads).build());
             assertNotNull(reader.read());
             long start = System.nanoTime();
             reader.close();
@@ -133,7 +133,8 @@ class ReaderCloseTest {
                 parser.parse(samples, out, loop);
             }
         };
-        DataReader reader = DataReader.builder(batches(), sleepy).name(name).batchSize(4).parseThreads(2).build();
+        DataReader reader = DataReader.of(batches(), sleepy,
+                ReaderOptions.builder().name(name).parseThreads(2).build());
         assertNotNull(reader.read());
         sleeping.await();
         long start = System.nanoTime();

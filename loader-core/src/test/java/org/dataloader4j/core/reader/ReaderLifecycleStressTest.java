@@ -125,8 +125,8 @@ class ReaderLifecycleStressTest {
         String where = "seed=" + seed + " batch=" + batch + " parseThreads=" + parseThreads + " ringSize=" + ringSize
                 + " fault=" + fault + " failAt=" + failAt + " reads=" + reads;
 
-        DataReader reader = DataReader.builder(new BatchDataset<>(dataset, batch, false), parser)
-                .name(name).batchSize(batch).parseThreads(parseThreads).ringSize(ringSize).build();
+        DataReader reader = DataReader.of(new BatchDataset<>(dataset, batch, false), parser, ReaderOptions.builder()
+                .name(name).parseThreads(parseThreads).ringSize(ringSize).build());
         Tensor last = null;
         try {
             for (int i = 0; i < reads; i++) {

@@ -82,8 +82,9 @@ class ReaderMetricsTest {
     @Test
     void countsWhatWasReadParsedAndDelivered() {
         List<Blob> blobs = blobs(100);
-        try (DataReader reader = DataReader.builder(new BatchDataset<>(ListDataset.of(blobs), 8, false), new BlobParser(null))
-                .name(name).batchSize(8).ringSize(4).parseThreads(2).build()) {
+        try (DataReader reader = DataReader.of(new BatchDataset<>(ListDataset.of(blobs), 8, false), new BlobParser(null),
+                ReaderOptions.builder()
+                .name(name).ringSize(4).parseThreads(2).build())) {
             int batches = 0;
             for (Batch ignored : reader) {
                 batches++;
@@ -105,8 +106,9 @@ class ReaderMetricsTest {
     @Test
     void theTimeTheCallerWaitsForASlowParserIsInputStall() throws InterruptedException {
         CountDownLatch gate = new CountDownLatch(1);
-        try (DataReader reader = DataReader.builder(new BatchDataset<>(ListDataset.of(blobs(16)), 8, false), new BlobParser(gate))
-                .name(name).batchSize(8).parseThreads(1).build()) {
+        try (DataReader reader = DataReader.of(new BatchDataset<>(ListDataset.of(blobs(16)), 8, false), new BlobParser(gate),
+                ReaderOptions.builder()
+                .name(name).parseThreads(1).build())) {
             Thread caller = Thread.currentThread();
             Thread opener = new Thread(() -> {
                 // Opens the gate only once the caller waits inside read().
@@ -126,8 +128,8 @@ class ReaderMetricsTest {
 
     @Test
     void aCallerThatStopsReadingFillsTheRingAndNothingMore() throws InterruptedException {
-        try (DataReader reader = DataReader.builder(new BatchDataset<>(new ListDataset<>(blobs(10), Dataset.FOREVER), 2, false),
-                new BlobParser(null)).name(name).batchSize(2).ringSize(4).build()) {
+        try (DataReader reader = DataReader.of(new BatchDataset<>(new ListDataset<>(blobs(10), Dataset.FOREVER), 2, false),
+                new BlobParser(null), ReaderOptions.builder().name(name).ringSize(4).build())) {
             reader.read();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (reader.metrics().batchesParsed() < 4 && System.nanoTime() < deadline) {
@@ -174,8 +176,8 @@ class ReaderMetricsTest {
     void theWatchdogReportsTheStacksOfAStuckReaderOnce() throws InterruptedException {
         Stuck stuck = new Stuck();
         List<String> reports = new CopyOnWriteArrayList<>();
-        try (DataReader reader = DataReader.builder(stuck, new BlobParser(null)).name(name).batchSize(1)
-                .watchdog(Duration.ofMillis(100), reports::add).build()) {
+        try (DataReader reader = DataReader.of(stuck, new BlobParser(null), ReaderOptions.builder().name(name)
+                .watchdog(Duration.ofMillis(100), reports::add).build())) {
             for (int i = 0; i < 3; i++) {
                 assertNotNull(reader.read());
             }
@@ -199,6 +201,6 @@ class ReaderMetricsTest {
     @Test
     void aNegativeWatchdogIsRefused() {
         assertThrows(IllegalArgumentException.class,
-                () -> DataReader.builder(new Stuck(), new BlobParser(null)).watchdog(Duration.ofSeconds(-1)));
+                () -> ReaderOptions.builder().watchdog(Duration.ofSeconds(-1)));
     }
 }

@@ -52,7 +52,7 @@ class ReadmeExampleTest {
         List<Long> squares = new ArrayList<>();
         // --- README usage: start ---
         Dataset<Integer> pipeline = new BatchDataset<>(new RandomShuffleDataset<>(new Numbers(), 256, 42), 64, false);
-        try (DataReader reader = DataReader.builder(pipeline, new SquareParser()).batchSize(64).build()) {
+        try (DataReader reader = DataReader.of(pipeline, new SquareParser())) {   // 64 rows a batch: the BatchDataset's
             for (Batch batch : reader) {
                 for (long s : batch.tensor("square").toLongArray()) {
                     squares.add(s);

@@ -63,8 +63,9 @@ final class LoadLoop<T> implements Runnable {
                     batch.clear();
                     int n = dataset.nextInto(batch);
                     if (n > capacity) {
-                        throw new IllegalStateException("the dataset yielded " + n
-                                + " samples, more than the reader's batchSize=" + capacity);
+                        throw new IllegalStateException("the dataset yielded " + n + " samples in one step, more than"
+                                + " the reader's batch size, " + capacity + " (a dataset that yields several samples a"
+                                + " step is a BatchingDataset, whose batchSize() is the reader's)");
                     }
                     sinceCheckpoint++;
                     if (sinceCheckpoint == checkpointEvery || batch.isEmpty()) {
