@@ -4,7 +4,7 @@
 # when i is odd and B then A when it is even, so that a drift of the host's speed falls on both.
 #   benchmarks/run-ab.sh --a 0f0d7da --b HEAD --pairs 8 -- --data /tmp/d4j-compare --records 100000 \
 #       --threads 1,2 --warmup 30 --passes 5 --systems dataloader4j,protobuf-java --datasets bert-ofrecord
-#   benchmarks/run-ab.sh --b-opts -Ddataloader4j.simd=false --pairs 8 -- ...   # one build, two sets of options
+#   benchmarks/run-ab.sh --b-opts -Ddataloader4j.fastpaths=false --pairs 8 -- ...   # one build, two sets of options
 # --a and --b are git revisions (default HEAD: the committed code, not the working tree), each
 # built once in a worktree of its own; --a-opts and --b-opts are JVM options added to the
 # benchmarks' own (bench-env.sh). Everything after -- goes to Compare. The runs (a-1.txt,
