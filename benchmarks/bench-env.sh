@@ -41,6 +41,7 @@ bench_build() {
 BENCH_CP="$bench_dir/target/benchmarks-0.1.0-SNAPSHOT.jar:$bench_dir/target/lib/*"
 # A fixed, pre-touched heap: on a small VM a growing heap makes passes several times slower.
 # Native access for TensorFlow's JNI library; protobuf-java still uses sun.misc.Unsafe. The Vector
-# API module lets dataloader4j decode packed varints with SIMD where the processor runs it fast
-# (docs/ofrecord-parser.md); every system gets it, as every system gets every other option.
+# API module lets dataloader4j's fast path decode packed varints with SIMD where the processor runs
+# it fast (docs/ofrecord-parser.md, "Fast paths"; -Ddataloader4j.fastpaths=false turns the fast
+# paths off); every system gets it, as every system gets every other option.
 read -r -a JVM_OPTS <<< "${BENCH_JVM_OPTS:--Xms2g -Xmx2g -XX:+AlwaysPreTouch --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow --add-modules jdk.incubator.vector}"

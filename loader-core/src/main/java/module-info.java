@@ -24,5 +24,4 @@ module org.dataloader4j.core {
             org.dataloader4j.mini, org.dataloader4j.ofrecord, org.dataloader4j.tfrecord, org.dataloader4j.cli;
     exports org.dataloader4j.core.wire to org.dataloader4j.ofrecord, org.dataloader4j.tfrecord;
     exports org.dataloader4j.core.decode to org.dataloader4j.ofrecord, org.dataloader4j.tfrecord, org.dataloader4j.cli;
-    exports org.dataloader4j.core.decode.fast to org.dataloader4j.ofrecord, org.dataloader4j.tfrecord;
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
+import org.dataloader4j.core.decode.DecodeMode;
 import org.dataloader4j.core.decode.ValueCopier;
 
 /**
@@ -64,10 +65,11 @@ public final class Compare {
 
     /** Runs every chosen system over every chosen dataset; returns false if one failed (unavailable is not failed). */
     public static boolean run(CompareOptions options, PrintStream out) throws Exception {
-        out.printf(Locale.ROOT, "# java %s (%s), %d processors, heap max %d MB; protobuf-java %s; dataloader4j varints %s%n",
+        out.printf(Locale.ROOT, "# java %s (%s), %d processors, heap max %d MB; protobuf-java %s; dataloader4j %s, varints %s%n",
                 Runtime.version(), System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() / 1_000_000, com.google.protobuf.RuntimeVersion.MAJOR + "."
                         + com.google.protobuf.RuntimeVersion.MINOR + "." + com.google.protobuf.RuntimeVersion.PATCH,
+                DecodeMode.configured() == DecodeMode.FAST ? "fast paths" : "plain path",
                 ValueCopier.vectorVarints() ? "simd" : "scalar");
         out.printf(Locale.ROOT, "# records=%d parts=%d seed=%d threads=%s warmup=%d passes=%d batch=%d shuffle_buffer=%d"
                         + " tf_shuffle=%s reuse=%s paired=%s%n", options.records(), options.parts(), options.seed(),

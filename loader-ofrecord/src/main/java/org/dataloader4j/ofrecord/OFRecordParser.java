@@ -11,6 +11,7 @@ import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.decode.DecodeMode;
 import org.dataloader4j.ofrecord.internal.BatchParse;
 import org.dataloader4j.ofrecord.internal.Column;
 
@@ -35,6 +36,9 @@ import org.dataloader4j.ofrecord.internal.Column;
  * its decoder is a {@link CorruptDataException} naming the file, the record, its offset and the
  * feature; of several bad records in a batch, the first one's. Immutable and stateless: rows are
  * parsed in parallel over the {@link ParallelLoop}, and one parser may serve several readers.
+ *
+ * <p>Records are decoded with the fast paths (docs/ofrecord-parser.md) unless the system property
+ * {@code dataloader4j.fastpaths} is {@code false}; either way they give the same bytes and errors.
  */
 public final class OFRecordParser implements Parser<RecordSlice> {
     private final List<OFRecordDecoder> decoders;
@@ -46,6 +50,11 @@ public final class OFRecordParser implements Parser<RecordSlice> {
      * @throws IllegalArgumentException if {@code decoders} is empty, a name is empty or two share one
      */
     public OFRecordParser(List<? extends OFRecordDecoder> decoders) {
+        this(decoders, DecodeMode.configured());
+    }
+
+    /** A parser running {@code decoders} on {@code mode}'s path, whatever this JVM's setting. */
+    OFRecordParser(List<? extends OFRecordDecoder> decoders, DecodeMode mode) {
         this.decoders = List.copyOf(Objects.requireNonNull(decoders, "decoders"));
         if (this.decoders.isEmpty()) {
             throw new IllegalArgumentException("decoders must not be empty");
@@ -63,7 +72,7 @@ public final class OFRecordParser implements Parser<RecordSlice> {
             }
             columns[c] = Column.of(d);
         }
-        parse = new BatchParse(columns);
+        parse = new BatchParse(columns, mode);
     }
 
     /** A parser running {@code decoders}; see {@link #OFRecordParser(List)}. */

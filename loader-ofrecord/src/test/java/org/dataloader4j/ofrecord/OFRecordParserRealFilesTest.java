@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.batch.BatchBuffer;
@@ -20,7 +21,7 @@ import org.dataloader4j.format.proto.OFRecord;
 import org.dataloader4j.testkit.SharedTestData;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Files written by OneFlow itself (its tutorial's MNIST sample, BERT-style records whose
@@ -29,15 +30,18 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class OFRecordParserRealFilesTest {
 
-    @ParameterizedTest
-    @ValueSource(strings = {
-            "oneflow-documentation/dataset/part-0",
-            "oneflow-benchmark-metafinetuning/SST-2/train/train.of_record-0",
-            "oneflow-benchmark-metafinetuning/SST-2/dev/dev.of_record-0",
-            "oneflow-benchmark-metafinetuning/SST-2/eval/eval.of_record-0",
-            "oneflow-benchmark-metafinetuning/k-shot-cross-g1/train/train.of_record-0"})
-    @Timeout(30)
-    void decodesEveryFeatureOfEveryRecordAsProtobufJavaDoes(String file) throws IOException {
+    /** The real OneFlow files, under {@code shared/testdata/real}. */
+    static Stream<String> files() {
+        return Stream.of(
+                "oneflow-documentation/dataset/part-0",
+                "oneflow-benchmark-metafinetuning/SST-2/train/train.of_record-0",
+                "oneflow-benchmark-metafinetuning/SST-2/dev/dev.of_record-0",
+                "oneflow-benchmark-metafinetuning/SST-2/eval/eval.of_record-0",
+                "oneflow-benchmark-metafinetuning/k-shot-cross-g1/train/train.of_record-0");
+    }
+
+    /** The payloads of {@code file}'s records; skips the calling test where the file is absent. */
+    static List<byte[]> payloads(String file) throws IOException {
         Path path = SharedTestData.file(file);
         List<byte[]> payloads = new ArrayList<>();
         try (RecordReader in = RecordReader.open(path)) {
@@ -45,12 +49,27 @@ class OFRecordParserRealFilesTest {
                 payloads.add(r.payload());
             }
         }
+        return payloads;
+    }
+
+    /**
+     * A decoder for each feature of {@code first}, the first record of a file: each feature as
+     * its own stored type, its length the first record's, as the files' rows are fixed.
+     */
+    static List<OFRecordDecoder> decoders(byte[] first) throws IOException {
         List<OFRecordDecoder> decoders = new ArrayList<>();
-        OFRecord first = OFRecord.parseFrom(payloads.get(0));
-        for (Map.Entry<String, Feature> e : first.getFeatureMap().entrySet()) {
-            // Each feature as its own stored type, its length the first record's: the files' rows are fixed.
+        for (Map.Entry<String, Feature> e : OFRecord.parseFrom(first).getFeatureMap().entrySet()) {
             decoders.add(OFRecordRawDecoder.of(e.getKey(), Shape.of(count(e.getValue())), storedType(e.getValue())));
         }
+        return decoders;
+    }
+
+    @ParameterizedTest
+    @MethodSource("files")
+    @Timeout(30)
+    void decodesEveryFeatureOfEveryRecordAsProtobufJavaDoes(String file) throws IOException {
+        List<byte[]> payloads = payloads(file);
+        List<OFRecordDecoder> decoders = decoders(payloads.get(0));
         OFRecordParser parser = new OFRecordParser(decoders);
         try (MultiThreadLoop loop = new MultiThreadLoop("real-files", 3);
              BatchBuffer batch = BatchBuffer.of(parser, payloads.size())) {

@@ -11,6 +11,7 @@ import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.decode.DecodeMode;
 import org.dataloader4j.tfrecord.internal.ExampleParse;
 
 /**
@@ -41,6 +42,9 @@ import org.dataloader4j.tfrecord.internal.ExampleParse;
  * first one's. Dense rows are always fully written; ragged outputs write only
  * {@code [0, offset(rows))} of their values. Immutable and stateless: rows are parsed in parallel
  * over the {@link ParallelLoop}, and one parser may serve several readers.
+ *
+ * <p>Records are decoded with the fast paths (docs/example-parser.md) unless the system property
+ * {@code dataloader4j.fastpaths} is {@code false}; either way they give the same bytes and errors.
  */
 public final class ExampleParser implements Parser<RecordSlice> {
     private final List<ExampleFeature> features;
@@ -49,7 +53,7 @@ public final class ExampleParser implements Parser<RecordSlice> {
     private final ExampleParse parse;
 
     private ExampleParser(List<? extends ExampleFeature> features, List<? extends SequenceFeature> featureLists,
-                          boolean sequenceExample) {
+                          boolean sequenceExample, DecodeMode mode) {
         this.features = List.copyOf(Objects.requireNonNull(features, "features"));
         this.featureLists = List.copyOf(Objects.requireNonNull(featureLists, "featureLists"));
         this.sequenceExample = sequenceExample;
@@ -60,7 +64,12 @@ public final class ExampleParser implements Parser<RecordSlice> {
         for (TensorSpec spec : outputs(1)) {
             unique(names, spec.name());
         }
-        this.parse = new ExampleParse(this.features, sequenceExample ? this.featureLists : null);
+        this.parse = new ExampleParse(this.features, sequenceExample ? this.featureLists : null, mode);
+    }
+
+    /** A parser of {@code parser}'s specs on {@code mode}'s path, whatever this JVM's setting. */
+    ExampleParser(ExampleParser parser, DecodeMode mode) {
+        this(parser.features, parser.featureLists, parser.sequenceExample, mode);
     }
 
     private static void unique(Set<String> names, String name) {
@@ -76,7 +85,7 @@ public final class ExampleParser implements Parser<RecordSlice> {
      * @throws IllegalArgumentException if {@code features} is empty or two outputs share a name
      */
     public static ExampleParser forExample(List<? extends ExampleFeature> features) {
-        return new ExampleParser(features, List.of(), false);
+        return new ExampleParser(features, List.of(), false, DecodeMode.configured());
     }
 
     /** A parser of tf.Example records; see {@link #forExample(List)}. */
@@ -93,7 +102,7 @@ public final class ExampleParser implements Parser<RecordSlice> {
      */
     public static ExampleParser forSequenceExample(List<? extends ExampleFeature> context,
                                                    List<? extends SequenceFeature> featureLists) {
-        return new ExampleParser(context, featureLists, true);
+        return new ExampleParser(context, featureLists, true, DecodeMode.configured());
     }
 
     /** Whether records are SequenceExamples (else tf.Examples). */

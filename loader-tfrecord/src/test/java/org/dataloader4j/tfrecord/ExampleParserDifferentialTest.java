@@ -224,7 +224,8 @@ class ExampleParserDifferentialTest {
                 batch -> checkRow(parser, bytes, batch, 0));
     }
 
-    private static ExampleParser parser(RandomExamples gen, boolean sequence) {
+    /** A parser of a random schema of {@code gen}'s: of tf.Examples, or of SequenceExamples. */
+    static ExampleParser parser(RandomExamples gen, boolean sequence) {
         Set<String> names = new HashSet<>();
         List<ExampleFeature> features = gen.features(1 + gen.random().nextInt(4), names);
         if (!sequence) {
@@ -234,7 +235,8 @@ class ExampleParserDifferentialTest {
                 gen.featureLists(1 + gen.random().nextInt(3), names));
     }
 
-    private static byte[] encode(RandomExamples gen, NoisyEncoder noisy, Record r, boolean sequence) {
+    /** {@code r} encoded canonically one time in three, else by {@code noisy}. */
+    static byte[] encode(RandomExamples gen, NoisyEncoder noisy, Record r, boolean sequence) {
         if (gen.random().nextInt(3) == 0) {
             return sequence ? RandomExamples.canonicalSequenceExample(r) : RandomExamples.canonicalExample(r);
         }
@@ -258,7 +260,7 @@ class ExampleParserDifferentialTest {
     }
 
     /** Whether protobuf-java reads the record and every spec of {@code parser} accepts it. */
-    private static boolean fits(ExampleParser parser, byte[] bytes) {
+    static boolean fits(ExampleParser parser, byte[] bytes) {
         Parsed p = protobuf(bytes, parser.isSequenceExample());
         return p != null && parser.features().stream().allMatch(f -> Oracle.rows(f, p.features()) != null)
                 && parser.featureLists().stream().allMatch(f -> Oracle.rows(f, p.lists()) != null);

@@ -21,6 +21,15 @@ import org.dataloader4j.core.wire.WireReader;
  * {@code static_cast} does, except that a floating value out of an integer type's range
  * saturates and NaN becomes 0, as Java's casts do; into INT8 and UINT8 it saturates at their
  * ranges too.
+ *
+ * <p>An instance holds one thread's scratch for varints and its {@link DecodeMode}: on
+ * {@link DecodeMode#FAST}, packed varints into INT32 and INT64 rows are decoded with the Vector
+ * API where {@link SimdSupport} finds it fast. One instance per decoder, used on its thread; the
+ * static methods are stateless.
+ *
+ * <p>Longer than most classes: the scalar varint decoder's word-at-a-time cases and the stores of
+ * each type stay beside the copies that call them, so that a value's decoding and its store are
+ * compiled as one loop.
  */
 public final class ValueCopier {
     private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -30,16 +39,29 @@ public final class ValueCopier {
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    private ValueCopier() {
+    /** Whether packed varints into INT32 and INT64 rows go to {@link SimdVarints}. */
+    private final boolean vectors;
+    /** Where varints are decoded a chunk at a time before they are stored. */
+    private final long[] scratch = new long[256];
+
+    /** A copier for one thread's decoder on {@code mode}'s path. */
+    public ValueCopier(DecodeMode mode) {
+        // SimdSupport is not even loaded on the plain path.
+        this.vectors = mode == DecodeMode.FAST && SimdSupport.VARINTS;
+    }
+
+    /** Whether this copier decodes packed varints into INT32 and INT64 rows with the Vector API. */
+    boolean usesVectors() {
+        return vectors;
     }
 
     /**
-     * Whether this JVM decodes packed varints into INT32 and INT64 rows with the Vector API, for
-     * reports: set once, from the {@code dataloader4j.simd} system property, the
-     * {@code jdk.incubator.vector} module and the processor (docs/ofrecord-parser.md).
+     * Whether this JVM's parsers decode packed varints into INT32 and INT64 rows with the Vector
+     * API, for reports: on the {@linkplain DecodeMode#configured() configured} mode's path, where
+     * the {@code jdk.incubator.vector} module and the processor allow (docs/ofrecord-parser.md).
      */
     public static boolean vectorVarints() {
-        return SimdSupport.VARINTS;
+        return DecodeMode.configured() == DecodeMode.FAST && SimdSupport.VARINTS;
     }
 
     /**
@@ -50,7 +72,7 @@ public final class ValueCopier {
      *
      * @throws WireFormatException if a packed varint is malformed, which a counted feature's is not
      */
-    public static long copy(WireReader r, FeatureView f, MemorySegment out, DataType type, long at, long max) {
+    public long copy(WireReader r, FeatureView f, MemorySegment out, DataType type, long at, long max) {
         MemorySegment record = r.segment();
         long written = 0;
         for (int i = 0; i < f.pieces() && written < max; i++) {
@@ -59,7 +81,7 @@ public final class ValueCopier {
                 case FLOAT -> copyFloats(record, f.start(i), f.end(i), out, type, at + written, max - written);
                 case DOUBLE -> copyDoubles(record, f.start(i), f.end(i), out, type, at + written, max - written);
                 case INT32, INT64 -> copyVarints(r.reset(record, f.start(i), f.end(i)), f.kind() == ListKind.INT32,
-                        f.scratch(), out, type, at + written, max - written);
+                        scratch, out, type, at + written, max - written, vectors);
             };
         }
         return written;
@@ -80,7 +102,7 @@ public final class ValueCopier {
      *                                  {@code count} measures in strings and {@code copy} in bytes
      * @throws WireFormatException      as {@link FeatureView#count} does
      */
-    public static long countAndCopy(WireReader r, FeatureView f, MemorySegment out, DataType type, long at, long max) {
+    public long countAndCopy(WireReader r, FeatureView f, MemorySegment out, DataType type, long at, long max) {
         ListKind kind = f.kind();
         if (kind == ListKind.BYTES) {
             throw new IllegalArgumentException("countAndCopy takes a numeric list, not a " + kind);
@@ -96,7 +118,7 @@ public final class ValueCopier {
         long written = 0;
         for (int i = 0; i < f.pieces(); i++) {
             r.reset(record, f.start(i), f.end(i));
-            long n = copyVarints(r, kind == ListKind.INT32, f.scratch(), out, type, at + written, max - written);
+            long n = copyVarints(r, kind == ListKind.INT32, scratch, out, type, at + written, max - written, vectors);
             written += n;
             // Past max, the rest of the piece is only counted and checked.
             count += n + (r.hasRemaining() ? r.countVarints(r.remaining()) : 0);
@@ -105,15 +127,15 @@ public final class ValueCopier {
     }
 
     /**
-     * The bytes one value of a {@code kind} list takes both in the record and in a {@code type}
-     * output, if {@link #copy} writes its bytes as they stand (a {@code float_list} into
-     * FLOAT32, a {@code double_list} into FLOAT64); else 0.
+     * The list whose bytes {@link #copy} writes as they stand into a {@code type} output: a
+     * {@code float_list} into FLOAT32, a {@code double_list} into FLOAT64; else null.
      */
-    public static int rowWidth(ListKind kind, DataType type) {
-        if (kind == ListKind.FLOAT && type == DataType.FLOAT32) {
-            return Float.BYTES;
-        }
-        return kind == ListKind.DOUBLE && type == DataType.FLOAT64 ? Double.BYTES : 0;
+    public static ListKind rowKind(DataType type) {
+        return switch (type) {
+            case FLOAT32 -> ListKind.FLOAT;
+            case FLOAT64 -> ListKind.DOUBLE;
+            default -> null;
+        };
     }
 
     private static long copyBytes(MemorySegment record, long start, long end, MemorySegment out, long at, long max) {
@@ -151,20 +173,14 @@ public final class ValueCopier {
     /**
      * Writes the varints from {@code r}'s position up to its limit, at most {@code max} of them,
      * and leaves {@code r} after the last one written; returns how many it wrote. Into an INT32
-     * or INT64 row, where {@link SimdSupport} turns it on, {@link SimdVarints} takes what it can,
-     * and the scalar decoder below takes up to one of its groups' worth (16 values) where it
-     * stops. The scalar decoder decodes a chunk at a time into {@code scratch}, then stores it by
-     * a loop of one type: the decoding loop does not branch on the output type, and stores no
-     * value into a segment.
+     * or INT64 row, if {@code simd}, {@link SimdVarints} takes what it can, and the scalar
+     * decoder below takes up to one of its groups' worth (16 values) where it stops. The scalar
+     * decoder decodes a chunk at a time into {@code scratch}, then stores it by a loop of one
+     * type: the decoding loop does not branch on the output type, and stores no value into a
+     * segment.
      *
      * @throws WireFormatException for the first malformed or truncated varint it reaches
      */
-    private static long copyVarints(WireReader r, boolean int32, long[] scratch, MemorySegment out, DataType type,
-                                    long at, long max) {
-        return copyVarints(r, int32, scratch, out, type, at, max, SimdSupport.VARINTS);
-    }
-
-    /** {@link #copyVarints} with the Vector API decoder on or off, whatever {@link SimdSupport} decided. */
     static long copyVarints(WireReader r, boolean int32, long[] scratch, MemorySegment out, DataType type,
                             long at, long max, boolean simd) {
         if (max > 0 && r.remaining() == 1) {

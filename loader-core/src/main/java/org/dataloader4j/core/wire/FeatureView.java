@@ -4,8 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.Objects;
-import org.dataloader4j.core.decode.ValueCopier;
-import org.dataloader4j.core.decode.fast.RecordLayout;
 
 /**
  * The values of one {@code Feature} message, as regions of the record: its {@link #kind()} and
@@ -19,7 +17,8 @@ import org.dataloader4j.core.decode.fast.RecordLayout;
  * occurrences of field 1 concatenate; unknown fields are skipped at every level. The common
  * feature (one packed list) resolves to one piece, which copies in bulk.
  *
- * <p>Reused row after row by one thread.
+ * <p>Reused row after row by one thread. Longer than most classes: the in-place reading of the
+ * usual shape and the field-by-field reading must agree on every Feature, so they stay side by side.
  */
 public final class FeatureView {
     /** Field 2 of a map entry: its value. */
@@ -34,8 +33,6 @@ public final class FeatureView {
     private int pieces;
     /** Whether a piece is an unpacked varint, whose end its own bytes decide. */
     private boolean unpackedVarint;
-    /** Where {@link ValueCopier} decodes a chunk of varints before storing them. */
-    private final long[] scratch = new long[256];
 
     /** A view of Features whose lists are numbered as {@code schema} says. */
     public FeatureView(FeatureSchema schema) {
@@ -129,8 +126,8 @@ public final class FeatureView {
 
     /**
      * Sets this view to a Feature of {@code kind} whose values are the one piece
-     * {@code [start, end)}, or no piece if {@code start} is negative: what resolving a record laid
-     * out as a {@link RecordLayout} gives.
+     * {@code [start, end)}, or no piece if {@code start} is negative: what resolving an entry
+     * gives where its bounds are known from a record laid out the same way.
      */
     public void set(ListKind kind, long start, long end) {
         clear();
@@ -196,16 +193,11 @@ public final class FeatureView {
 
     /**
      * Whether every piece's bounds were read from the Feature's tags and lengths alone: true
-     * unless a piece is an unpacked varint, which ends where its own bytes say. A
-     * {@link RecordLayout} learns only such Features.
+     * unless a piece is an unpacked varint, which ends where its own bytes say. Only such a
+     * Feature lies where it lay in another record whose bytes around it are the same.
      */
     public boolean boundsFromFraming() {
         return !unpackedVarint;
-    }
-
-    /** This view's thread's room for decoded varints. */
-    public long[] scratch() {
-        return scratch;
     }
 
     /** The list the Feature holds, or null if it sets none. */

@@ -12,7 +12,6 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Random;
 import org.dataloader4j.api.DataType;
-import org.dataloader4j.core.decode.fast.SimdSupport;
 import org.dataloader4j.core.decode.fast.SimdVarints;
 import org.dataloader4j.core.testing.WireWriter;
 import org.dataloader4j.core.wire.WireFormatException;
@@ -21,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Vector API varint decoder against the scalar one, called directly whatever
- * {@link SimdSupport} chose for this JVM: the same values, count, position and errors for packed
+ * {@code SimdSupport} chose for this JVM: the same values, count, position and errors for packed
  * lists anywhere in a segment, and the steps themselves taking lists of short varints whole.
  */
 class SimdVarintsTest {
@@ -178,19 +177,5 @@ class SimdVarintsTest {
             assertFalse(SimdVarints.takes(bytes, MemorySegment.ofArray(new int[2])));
             assertFalse(SimdVarints.takes(MemorySegment.ofArray(new long[1]), bytes));
         }
-    }
-
-    @Test
-    void theCheckRunBeforeChoosingTheDecoderPasses() {
-        assertTrue(SimdVarints.selfCheck());
-    }
-
-    @Test
-    void theSettingIsAutoTrueOrFalse() {
-        assertFalse(SimdSupport.decide("false"));
-        assertFalse(SimdSupport.decide("sometimes"));
-        // The tests run with the module (the build's argLine), so true turns it on.
-        assertTrue(SimdSupport.decide("TRUE"));
-        assertFalse(SimdSupport.cpuFlag("no_such_flag"));
     }
 }

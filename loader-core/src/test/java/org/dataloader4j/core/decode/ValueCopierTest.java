@@ -17,12 +17,13 @@ import org.dataloader4j.core.wire.FeatureView;
 import org.dataloader4j.core.wire.ListKind;
 import org.dataloader4j.core.wire.WireFormatException;
 import org.dataloader4j.core.wire.WireReader;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@link ValueCopier#countAndCopy} against the two walks it replaces, {@link FeatureView#count}
  * and then {@link ValueCopier#copy}: the same count, the same values, the same error for a bad
- * varint wherever it is, and never a write past the row.
+ * varint wherever it is, and never a write past the row; with the copier of either path.
  */
 class ValueCopierTest {
     /** OFRecord's numbering: bytes, float, double, int32 and int64 lists are fields 1 to 5. */
@@ -87,8 +88,10 @@ class ValueCopierTest {
         return new Wire().bytes(SCHEMA.fieldNumber(kind), list).toByteArray();
     }
 
-    @Test
-    void countAndCopyCountsCopiesAndFailsAsCountThenCopy() {
+    @ParameterizedTest
+    @EnumSource(DecodeMode.class)
+    void countAndCopyCountsCopiesAndFailsAsCountThenCopy(DecodeMode mode) {
+        ValueCopier copier = new ValueCopier(mode);
         ListKind[] kinds = {ListKind.INT32, ListKind.INT64, ListKind.INT32, ListKind.INT64, ListKind.FLOAT, ListKind.DOUBLE};
         DataType[] types = DataType.values();
         for (long seed = 0; seed < 3000; seed++) {
@@ -113,21 +116,23 @@ class ValueCopierTest {
             try {
                 count = view.count(r);
             } catch (WireFormatException e) {
-                WireFormatException got = assertThrows(WireFormatException.class, () -> ValueCopier.countAndCopy(
+                WireFormatException got = assertThrows(WireFormatException.class, () -> copier.countAndCopy(
                         r, view, MemorySegment.ofArray(actual), type, at, max), where);
                 assertEquals(e.getMessage(), got.getMessage(), where);
                 assertPoisonFrom(actual, (at + max) * size, where);
                 continue;
             }
-            ValueCopier.copy(r, view, MemorySegment.ofArray(expected), type, at, max);
-            assertEquals(count, ValueCopier.countAndCopy(r, view, MemorySegment.ofArray(actual), type, at, max), where);
+            copier.copy(r, view, MemorySegment.ofArray(expected), type, at, max);
+            assertEquals(count, copier.countAndCopy(r, view, MemorySegment.ofArray(actual), type, at, max), where);
             assertArrayEquals(expected, actual, where);
             assertPoisonFrom(actual, (at + max) * size, where);
         }
     }
 
-    @Test
-    void longVarintListsKeepEveryValueInEveryType() {
+    @ParameterizedTest
+    @EnumSource(DecodeMode.class)
+    void longVarintListsKeepEveryValueInEveryType(DecodeMode mode) {
+        ValueCopier copier = new ValueCopier(mode);
         // Longer than the chunks varints are decoded in, so that values cross from chunk to chunk.
         DataType[] types = {DataType.INT64, DataType.INT32, DataType.FLOAT32, DataType.FLOAT64, DataType.INT8};
         for (long seed = 0; seed < 200; seed++) {
@@ -151,7 +156,7 @@ class ValueCopierTest {
             String where = "seed " + seed + ", " + (int32 ? "int32" : "int64") + " list of " + n + " into " + type
                     + ", max " + max;
 
-            assertEquals(n, ValueCopier.countAndCopy(r, view, out, type, 0, max), where);
+            assertEquals(n, copier.countAndCopy(r, view, out, type, 0, max), where);
             for (int i = 0; i < Math.min(n, max); i++) {
                 // An int32 list's value is its varint's low 32 bits, as protobuf reads it.
                 long v = int32 ? (int) values[i] : values[i];
@@ -167,8 +172,10 @@ class ValueCopierTest {
         }
     }
 
-    @Test
-    void aListOfOneOneByteValueIsWrittenInEveryTypeAndOneWithItsHighBitSetIsCut() {
+    @ParameterizedTest
+    @EnumSource(DecodeMode.class)
+    void aListOfOneOneByteValueIsWrittenInEveryTypeAndOneWithItsHighBitSetIsCut(DecodeMode mode) {
+        ValueCopier copier = new ValueCopier(mode);
         for (DataType type : DataType.values()) {
             for (ListKind kind : List.of(ListKind.INT32, ListKind.INT64)) {
                 byte[] bytes = new Wire().bytes(SCHEMA.fieldNumber(kind), new Wire().bytes(1, new byte[] {0x7F}))
@@ -180,31 +187,33 @@ class ValueCopierTest {
                 byte[] out = new byte[3 * size];
                 Arrays.fill(out, POISON);
                 String where = kind + " into " + type;
-                assertEquals(1, ValueCopier.countAndCopy(r, view, MemorySegment.ofArray(out), type, 1, 1), where);
+                assertEquals(1, copier.countAndCopy(r, view, MemorySegment.ofArray(out), type, 1, 1), where);
                 byte[] expected = new byte[3 * size];
                 Arrays.fill(expected, POISON);
                 ValueCopier.putLong(MemorySegment.ofArray(expected), type, 1, 127);
                 assertArrayEquals(expected, out, where);
-                assertEquals(1, ValueCopier.countAndCopy(r, view, MemorySegment.ofArray(out), type, 0, 0),
+                assertEquals(1, copier.countAndCopy(r, view, MemorySegment.ofArray(out), type, 0, 0),
                         "counted, not written, where the row is full: " + where);
                 assertArrayEquals(expected, out, where);
                 byte[] copied = new byte[3 * size];
                 Arrays.fill(copied, POISON);
-                assertEquals(1, ValueCopier.copy(r, view, MemorySegment.ofArray(copied), type, 1, 1), where);
+                assertEquals(1, copier.copy(r, view, MemorySegment.ofArray(copied), type, 1, 1), where);
                 assertArrayEquals(expected, copied, "copied as a ragged row's second pass does: " + where);
 
                 bytes[bytes.length - 1] = (byte) 0xFF;
                 view.resolveFeature(r, 0, bytes.length);
                 WireFormatException cut = assertThrows(WireFormatException.class, () -> view.count(r), where);
                 WireFormatException got = assertThrows(WireFormatException.class,
-                        () -> ValueCopier.countAndCopy(r, view, MemorySegment.ofArray(out), type, 1, 1), where);
+                        () -> copier.countAndCopy(r, view, MemorySegment.ofArray(out), type, 1, 1), where);
                 assertEquals(cut.getMessage(), got.getMessage(), where);
             }
         }
     }
 
-    @Test
-    void aBadVarintPastTheLastValueCopiedStillFails() {
+    @ParameterizedTest
+    @EnumSource(DecodeMode.class)
+    void aBadVarintPastTheLastValueCopiedStillFails(DecodeMode mode) {
+        ValueCopier copier = new ValueCopier(mode);
         // 0, 1, 2, then ten continuation bytes: malformed at byte 3 of the payload.
         byte[] payload = {0, 1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1};
         byte[] bytes = new Wire().bytes(5, new Wire().bytes(1, payload)).toByteArray();
@@ -213,19 +222,21 @@ class ValueCopierTest {
         view.resolveFeature(r, 0, bytes.length);
         MemorySegment out = MemorySegment.ofArray(new long[2]);
         WireFormatException e = assertThrows(WireFormatException.class,
-                () -> ValueCopier.countAndCopy(r, view, out, DataType.INT64, 0, 2));
+                () -> copier.countAndCopy(r, view, out, DataType.INT64, 0, 2));
         assertEquals("malformed varint", e.reason());
         assertEquals(view.start(0) + 3, e.position());
     }
 
-    @Test
-    void aBytesListIsNotCountedInItsValues() {
+    @ParameterizedTest
+    @EnumSource(DecodeMode.class)
+    void aBytesListIsNotCountedInItsValues(DecodeMode mode) {
+        ValueCopier copier = new ValueCopier(mode);
         byte[] bytes = new Wire().bytes(1, new Wire().bytes(1, new byte[] {1, 2, 3})).toByteArray();
         FeatureView view = new FeatureView(SCHEMA);
         WireReader r = new WireReader(MemorySegment.ofArray(bytes));
         view.resolveFeature(r, 0, bytes.length);
         assertThrows(IllegalArgumentException.class,
-                () -> ValueCopier.countAndCopy(r, view, MemorySegment.ofArray(new byte[3]), DataType.UINT8, 0, 3));
+                () -> copier.countAndCopy(r, view, MemorySegment.ofArray(new byte[3]), DataType.UINT8, 0, 3));
     }
 
     private static void assertPoisonFrom(byte[] out, int from, String where) {

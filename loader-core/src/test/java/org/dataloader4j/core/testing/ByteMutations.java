@@ -1,7 +1,10 @@
 package org.dataloader4j.core.testing;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
+import java.util.function.Function;
 
 /** Seeded damage to encoded records, for the parsers' differential tests. */
 public final class ByteMutations {
@@ -30,6 +33,29 @@ public final class ByteMutations {
         byte[] b = bytes.clone();
         b[at] ^= (byte) (1 << random.nextInt(8));
         return b;
+    }
+
+    /**
+     * {@code batches} batches of {@code rows} records drawn by {@code draw}, every third (the
+     * third, the sixth, …) with one to three of them damaged, by a flipped bit (mostly in the
+     * framing around long lists) or by {@link #mutate}: bad records among good ones, as a parser's
+     * learned layouts meet them.
+     */
+    public static List<List<byte[]>> batchesWithDamage(Random random, int batches, int rows, Function<Random, byte[]> draw) {
+        List<List<byte[]>> all = new ArrayList<>();
+        for (int b = 0; b < batches; b++) {
+            List<byte[]> records = new ArrayList<>();
+            for (int i = 0; i < rows; i++) {
+                records.add(draw.apply(random));
+            }
+            for (int i = b % 3 == 2 ? 1 + random.nextInt(3) : 0; i > 0; i--) {
+                int at = random.nextInt(rows);
+                byte[] r = records.get(at);
+                records.set(at, random.nextBoolean() ? flipBitMostlyAtTheEdges(random, r, 40) : mutate(random, r));
+            }
+            all.add(records);
+        }
+        return all;
     }
 
     /** A byte flipped, the record cut short, a byte inserted or a run of bytes repeated. */

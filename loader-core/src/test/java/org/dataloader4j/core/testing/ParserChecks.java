@@ -49,6 +49,52 @@ public final class ParserChecks {
     }
 
     /**
+     * Parses {@code records} as one batch over {@code loop} with each of two parsers of the same
+     * outputs (one parser's plain path and its fast path), into memory poisoned alike: both must
+     * write the same bytes everywhere, or both must fail with the same {@link CorruptDataException}
+     * text. Returns whether they read the batch.
+     */
+    public static boolean samePathBytesOrErrors(Parser<RecordSlice> plain, Parser<RecordSlice> fast, List<byte[]> records,
+                                                ParallelLoop loop, String where) {
+        try (BatchBuffer p = BatchBuffer.of(plain, records.size()).fill(0xA5);
+             BatchBuffer f = BatchBuffer.of(fast, records.size()).fill(0xA5)) {
+            String plainError = parseOrError(p, plain, loop, records);
+            String fastError = parseOrError(f, fast, loop, records);
+            assertEquals(plainError, fastError, "the plain path's error, then the fast path's: " + where);
+            if (plainError == null) {
+                assertArrayEquals(BatchBytes.memory(p), BatchBytes.memory(f), "the batch's memory: " + where);
+            }
+            return plainError == null;
+        }
+    }
+
+    /**
+     * {@link #samePathBytesOrErrors} for each of {@code batches} on each of {@code loops}; returns
+     * how many of those parses failed (alike).
+     */
+    public static int samePathBytesOrErrors(Parser<RecordSlice> plain, Parser<RecordSlice> fast, List<List<byte[]>> batches,
+                                            List<ParallelLoop> loops, String where) {
+        int failed = 0;
+        for (int b = 0; b < batches.size(); b++) {
+            for (ParallelLoop loop : loops) {
+                String at = where + ", batch " + b + " on " + loop.parallelism() + " threads";
+                failed += samePathBytesOrErrors(plain, fast, batches.get(b), loop, at) ? 0 : 1;
+            }
+        }
+        return failed;
+    }
+
+    /** Parses {@code records} into {@code batch}; returns null, or the text of the error it threw. */
+    private static String parseOrError(BatchBuffer batch, Parser<RecordSlice> parser, ParallelLoop loop, List<byte[]> records) {
+        try {
+            TestRecords.parse(batch, parser, loop, records);
+            return null;
+        } catch (CorruptDataException e) {
+            return e.getMessage();
+        }
+    }
+
+    /**
      * Parses {@code records}, which the parser reads one by one, as one batch twice, into memory
      * poisoned with 0x00 and with 0xFF: both must write the same bytes (no row is left partly
      * unwritten), and every row of every output must hold what its record gives alone (no record

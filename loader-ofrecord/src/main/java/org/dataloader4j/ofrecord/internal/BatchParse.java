@@ -6,33 +6,30 @@ import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.core.dataset.RecordSlice;
-import org.dataloader4j.core.decode.BatchOutputs;
-import org.dataloader4j.core.decode.TwoPassParse;
+import org.dataloader4j.core.decode.BatchDecoder;
+import org.dataloader4j.core.decode.DecodeMode;
 import org.dataloader4j.core.wire.MapScanner;
 
 /**
  * The OFRecord side of {@code OFRecordParser.parse}: its columns and the scanner of their keys,
- * built once per parser, and one call's {@link TwoPassParse} of a batch with a
- * {@link RowDecoder} per range.
+ * built once per parser, and the {@link BatchDecoder} that decodes each batch with a
+ * {@link RowDecoder} per thread. Each column is an entry: the feature of its key.
  */
 public final class BatchParse {
-    private final Column[] columns;
-    private final MapScanner scanner;
-    /**
-     * Each thread's decoder, kept from batch to batch rather than made per range: its scratch
-     * is a few hundred heap bytes. It holds the last batch's references until the next.
-     */
-    private final ThreadLocal<RowDecoder> decoders;
+    private final BatchDecoder decoder;
 
-    /** The parse of {@code columns}, in output order. */
-    public BatchParse(Column[] columns) {
-        this.columns = columns.clone();
-        List<String> keys = new ArrayList<>(columns.length);
-        for (Column c : columns) {
-            keys.add(c.name());
+    /** The parse of {@code columns}, in output order, on {@code mode}'s path. */
+    public BatchParse(Column[] columns, DecodeMode mode) {
+        Column[] cols = columns.clone();
+        List<String> keys = new ArrayList<>(cols.length);
+        int[] entryColumns = new int[cols.length];
+        for (int c = 0; c < cols.length; c++) {
+            keys.add(cols[c].name());
+            entryColumns[c] = c;
         }
-        this.scanner = new MapScanner(keys);
-        this.decoders = ThreadLocal.withInitial(() -> new RowDecoder(this.columns, scanner));
+        MapScanner scanner = new MapScanner(keys);
+        this.decoder = new BatchDecoder(cols, entryColumns, RowDecoder.SCHEMA, true, mode,
+                (reader, feature, copier) -> new RowDecoder(cols, scanner, reader, feature, copier));
     }
 
     /**
@@ -43,7 +40,6 @@ public final class BatchParse {
      *                                  outputs are not the columns'
      */
     public void run(List<? extends RecordSlice> samples, Batch out, ParallelLoop loop) {
-        BatchOutputs outputs = new BatchOutputs(columns, out, samples.size());
-        TwoPassParse.run(loop, samples, outputs, () -> decoders.get().bind(samples, outputs));
+        decoder.run(samples, out, loop);
     }
 }

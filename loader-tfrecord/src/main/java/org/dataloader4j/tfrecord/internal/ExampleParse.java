@@ -1,22 +1,24 @@
 package org.dataloader4j.tfrecord.internal;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.core.dataset.RecordSlice;
-import org.dataloader4j.core.decode.BatchOutputs;
-import org.dataloader4j.core.decode.TwoPassParse;
+import org.dataloader4j.core.decode.BatchDecoder;
+import org.dataloader4j.core.decode.DecodeMode;
 import org.dataloader4j.tfrecord.ExampleFeature;
 import org.dataloader4j.tfrecord.SequenceFeature;
 
 /**
  * The machinery behind one {@code ExampleParser}: its specs flattened into columns (the
  * features first, then the feature lists, in output order; a spec's companion outputs right
- * after its own) and the locator of their keys, built
- * once; each {@link #run} is one batch's {@link TwoPassParse} with an {@link ExampleRowDecoder}
- * per range. Immutable.
+ * after its own) and the locator of their keys, built once, and the {@link BatchDecoder} that
+ * decodes each batch with an {@link ExampleRowDecoder} per thread. The features are the
+ * routine's entries; the feature lists are decoded after them ({@code decodeRest}), so a spec
+ * with feature lists learns no layouts. Immutable.
  */
 public final class ExampleParse {
     private final FeatureColumn[] columns;
@@ -25,17 +27,15 @@ public final class ExampleParse {
     private final int features;
     private final RecordLocator locator;
     private final String message;
-    /**
-     * Each thread's decoder, kept from batch to batch rather than made per range: its scratch
-     * is a few hundred heap bytes. It holds the last batch's references until the next.
-     */
-    private final ThreadLocal<ExampleRowDecoder> decoders = ThreadLocal.withInitial(() -> new ExampleRowDecoder(this));
+    private final BatchDecoder decoder;
 
     /**
      * The parse of {@code features} (of a tf.Example, or a SequenceExample's context) and, for a
-     * SequenceExample, of {@code featureLists}; null {@code featureLists} means a tf.Example.
+     * SequenceExample, of {@code featureLists}, on {@code mode}'s path; null {@code featureLists}
+     * means a tf.Example.
      */
-    public ExampleParse(List<? extends ExampleFeature> features, List<? extends SequenceFeature> featureLists) {
+    public ExampleParse(List<? extends ExampleFeature> features, List<? extends SequenceFeature> featureLists,
+                        DecodeMode mode) {
         List<FeatureColumn> all = new ArrayList<>();
         List<String> featureNames = new ArrayList<>();
         List<String> listNames = new ArrayList<>();
@@ -55,6 +55,9 @@ public final class ExampleParse {
         this.features = features.size();
         this.locator = new RecordLocator(featureNames, featureLists == null ? null : listNames);
         this.message = featureLists == null ? "Example" : "SequenceExample";
+        this.decoder = new BatchDecoder(columns, Arrays.copyOf(specColumns, this.features), ExampleRowDecoder.SCHEMA,
+                specColumns.length == this.features, mode,
+                (reader, feature, copier) -> new ExampleRowDecoder(this, reader, feature, copier));
     }
 
     /**
@@ -65,8 +68,7 @@ public final class ExampleParse {
      *                                  outputs are not the specs'
      */
     public void run(List<? extends RecordSlice> samples, Batch out, ParallelLoop loop) {
-        BatchOutputs outputs = new BatchOutputs(columns, out, samples.size());
-        TwoPassParse.run(loop, samples, outputs, () -> decoders.get().bind(samples, outputs));
+        decoder.run(samples, out, loop);
     }
 
     FeatureColumn[] columns() {

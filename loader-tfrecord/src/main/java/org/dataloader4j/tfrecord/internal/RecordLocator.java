@@ -36,13 +36,13 @@ final class RecordLocator {
 
     /**
      * Scans the record {@code r} is reset to; on return {@code [featureStart[i], featureEnd[i])}
-     * bounds feature {@code i}'s map entry (or {@code featureStart[i]} is -1), and the same for
-     * the feature lists.
+     * bounds feature {@code i}'s map entry, and the same for the feature lists. Each
+     * {@code featureStart[i]} arrives as -1 (the caller clears it) and stays so if the record has
+     * no such feature; {@code listStart} is cleared here.
      *
      * @throws org.dataloader4j.core.wire.WireFormatException if the record or an entry's tags are malformed
      */
     void locate(WireReader r, long[] featureStart, long[] featureEnd, long[] listStart, long[] listEnd) {
-        Arrays.fill(featureStart, -1);
         Arrays.fill(listStart, -1);
         for (int tag = r.readTag(); tag != 0; tag = r.readTag()) {
             MapScanner scanner = tag == FEATURES_TAG ? features : tag == FEATURE_LISTS_TAG ? featureLists : null;

@@ -1,9 +1,6 @@
 package org.dataloader4j.core.decode.fast;
 
 import java.lang.foreign.MemorySegment;
-import org.dataloader4j.core.decode.BatchOutputs;
-import org.dataloader4j.core.decode.OutputColumn;
-import org.dataloader4j.core.decode.ValueCopier;
 import org.dataloader4j.core.wire.FeatureView;
 import org.dataloader4j.core.wire.ListKind;
 import org.dataloader4j.core.wire.MapScanner;
@@ -32,28 +29,30 @@ import org.dataloader4j.core.wire.WireReader;
  *
  * <p><b>Copied first.</b> A layout whose lists are nearly the whole record, and at least
  * {@value #MIN_COPY_FIRST_BYTES} bytes of them lists whose bytes are a dense row as they stand
- * (a {@code float_list} into FLOAT32, a {@code double_list} into FLOAT64, exactly a row's worth),
+ * (a {@code float_list} into FLOAT32, a {@code double_list} into FLOAT64, exactly a row's worth:
+ * the caller says which list and how many bytes make each column's row),
  * {@linkplain #copiesFirst copies first}: a record of its length has those lists copied to their
  * rows straight from the record, before it is matched ({@link #copyFirst}). The copy reads the
  * record front to back, as the hardware prefetcher streams it, so such a record needs no read-ahead
  * ({@link RecordPrefetch}); the frame is then compared in the cache. A record that turns out not
  * to match is decoded as any other, which writes those rows again, or fails.
  *
- * <p>Holds one thread's state; one instance per decoder.
+ * <p>Holds one thread's state; one instance per decoder. Longer than most classes, as learning,
+ * matching and copying first read the same noted bounds, which splitting would have to share.
  */
 public final class RecordLayout {
     /** The most bytes outside the lists that a layout compares. */
-    public static final int MAX_FRAME_BYTES = 512;
+    static final int MAX_FRAME_BYTES = 512;
     /** Records in a row that do not match before the next one is learned, at first. */
-    public static final int RELEARN_AFTER = 64;
+    static final int RELEARN_AFTER = 64;
     /** The most records in a row that do not match before the next one is learned. */
-    public static final int MAX_RELEARN_AFTER = 1 << 16;
+    static final int MAX_RELEARN_AFTER = 1 << 16;
     /**
      * The fewest bytes of lists copied first that make a layout copy first. Below it a record's
      * first miss is much of its reading, and reading a group of records ahead overlaps the first
      * misses of many.
      */
-    public static final int MIN_COPY_FIRST_BYTES = 1024;
+    static final int MIN_COPY_FIRST_BYTES = 1024;
 
     /** The learned record's length, or -1 before a layout is learned. */
     private long length = -1;
@@ -75,9 +74,13 @@ public final class RecordLayout {
     private boolean learnedBefore;
     private boolean matchedSinceLearned;
 
-    /** Each column's output in a batch ({@link BatchOutputs}), or null where nothing is copied first. */
-    private final OutputColumn[] outputs;
-    private final int[] outputOf;
+    /**
+     * The list whose bytes are each column's dense row as they stand, or null for a column that
+     * none is (a ragged output, an output of another type); null where nothing is copied first.
+     */
+    private final ListKind[] rowKinds;
+    /** The bytes of each column's dense row; null where nothing is copied first. */
+    private final long[] rowBytes;
     /** Each column's bytes copied first (its whole dense row), or 0. */
     private final long[] copyBytes;
     private boolean copiesFirst;
@@ -90,22 +93,29 @@ public final class RecordLayout {
     private final long[] sortedEnd;
 
     /** A layout of {@code columns} columns, which never copies first. */
-    public RecordLayout(int columns) {
+    RecordLayout(int columns) {
         this(columns, null, null);
     }
 
     /**
-     * A layout of {@code outputOf.length} columns, column {@code c} decoded into output
-     * {@code outputOf[c]} of {@code outputs} (a {@link BatchOutputs}'s columns), which may copy
-     * first.
+     * A layout of {@code rowKinds.length} columns, which may copy first: column {@code c}'s dense
+     * row is {@code rowBytes[c]} bytes, which a list of kind {@code rowKinds[c]} holding exactly
+     * that many bytes is as it stands; {@code rowKinds[c]} is null where no list is (a ragged
+     * output, or one of a type no list's bytes are).
+     *
+     * @throws IllegalArgumentException if the arrays' lengths differ
      */
-    public RecordLayout(OutputColumn[] outputs, int[] outputOf) {
-        this(outputOf.length, outputs, outputOf.clone());
+    public RecordLayout(ListKind[] rowKinds, long[] rowBytes) {
+        this(rowKinds.length, rowKinds.clone(), rowBytes.clone());
+        if (rowKinds.length != rowBytes.length) {
+            throw new IllegalArgumentException("one row size per column: rowKinds=" + rowKinds.length
+                    + " rowBytes=" + rowBytes.length);
+        }
     }
 
-    private RecordLayout(int columns, OutputColumn[] outputs, int[] outputOf) {
-        this.outputs = outputs;
-        this.outputOf = outputOf;
+    private RecordLayout(int columns, ListKind[] rowKinds, long[] rowBytes) {
+        this.rowKinds = rowKinds;
+        this.rowBytes = rowBytes;
         copyBytes = new long[columns];
         entryStart = new long[columns];
         entryEnd = new long[columns];
@@ -262,13 +272,11 @@ public final class RecordLayout {
 
     /** The bytes of column {@code c}'s learned list if they are its dense row as they stand, else 0. */
     private long rowBytes(int c) {
-        if (outputs == null || pieceStart[c] < 0) {
+        if (rowKinds == null || pieceStart[c] < 0) {
             return 0;
         }
-        OutputColumn out = outputs[outputOf[c]];
-        int width = ValueCopier.rowWidth(kind[c], out.dataType());
         long bytes = pieceEnd[c] - pieceStart[c];
-        return !out.ragged() && width > 0 && bytes == (long) out.rowElements() * width ? bytes : 0;
+        return rowKinds[c] != null && kind[c] == rowKinds[c] && bytes == rowBytes[c] ? bytes : 0;
     }
 
     /** Whether a record of {@code recordLength} bytes is {@linkplain #copyFirst copied first}. */
@@ -279,19 +287,20 @@ public final class RecordLayout {
     /**
      * If a record of this length is {@linkplain #copiesFirst copied first}, copies the learned
      * lists of the record {@code [start, start + recordLength)} of {@code record} that are dense
-     * rows as they stand to row {@code row} of their outputs in {@code out}, whether or not the
-     * record then {@linkplain #matches matches}, and returns true; else does nothing and returns
-     * false. A caller that finds the record matching needs not decode those columns
-     * ({@link #copiedFirst}); one that finds it not matching decodes every column as usual.
+     * rows as they stand to row {@code row} of their columns' outputs ({@code outputs[c]} for
+     * column {@code c}), whether or not the record then {@linkplain #matches matches}, and
+     * returns true; else does nothing and returns false. A caller that finds the record matching
+     * needs not decode those columns ({@link #copiedFirst}); one that finds it not matching
+     * decodes every column as usual.
      */
-    public boolean copyFirst(MemorySegment record, long start, long recordLength, BatchOutputs out, int row) {
+    public boolean copyFirst(MemorySegment record, long start, long recordLength, MemorySegment[] outputs, int row) {
         if (!copiesFirst(recordLength)) {
             return false;
         }
         for (int c = 0; c < copyBytes.length; c++) {
             long n = copyBytes[c];
             if (n > 0) {
-                MemorySegment.copy(record, start + pieceStart[c], out.values(outputOf[c]), row * n, n);
+                MemorySegment.copy(record, start + pieceStart[c], outputs[c], row * n, n);
             }
         }
         return true;

@@ -26,11 +26,13 @@ import org.dataloader4j.core.dataset.RecordSlice;
  * parse slower, not faster (a MNIST-like pass at one parse thread by 11–14 %,
  * docs/performance-log.md).
  *
- * <p>Stateless and thread-safe.
+ * <p>The loads need a use, or the compiler drops them: their sum goes to a field of the instance,
+ * which one thread's decoder owns ({@link #keep}), never to a field that several threads write.
+ * One instance per decoder, used on its thread; {@link #lines} and {@link #first} are stateless.
  */
 public final class RecordPrefetch {
     /** The most bytes one group reads ahead; a larger record is read ahead only this far. */
-    public static final int GROUP_BYTES = 128 * 1024;
+    static final int GROUP_BYTES = 128 * 1024;
     /**
      * How many rows on from a record {@linkplain RecordLayout#copiesFirst copied first} the parse
      * reads a record's first byte ({@link #first}) before the copy. Three to eight rows on made a
@@ -39,11 +41,11 @@ public final class RecordPrefetch {
      */
     public static final int FIRST_AHEAD = 4;
     private static final int LINE = 64;
-    /** Written, never read: gives the loads a use, so the compiler keeps them. */
-    @SuppressWarnings("unused")
-    private static long sink;
+    /** The sum of the bytes loaded: their use, so that the compiler keeps the loads. */
+    private long loaded;
 
-    private RecordPrefetch() {
+    /** A read-ahead for one thread's decoder. */
+    public RecordPrefetch() {
     }
 
     /**
@@ -52,7 +54,7 @@ public final class RecordPrefetch {
      * and returns the row after the last one read: at least {@code from + 1} (if
      * {@code from < to}), at most {@code to}.
      */
-    public static int group(List<? extends RecordSlice> samples, int from, int to, long outputRowBytes) {
+    public int group(List<? extends RecordSlice> samples, int from, int to, long outputRowBytes) {
         long budget = GROUP_BYTES;
         long sum = 0;
         int row = from;
@@ -68,7 +70,7 @@ public final class RecordPrefetch {
     /**
      * Reads one byte of every cache line that bytes {@code [start, end)} of {@code segment}
      * touch, and returns their sum, which the caller hands to {@link #keep} or keeps itself (in a
-     * field only its thread writes), so that the compiler keeps the loads.
+     * field only its thread writes), so that the compiler keeps the loads. Stateless.
      */
     public static long lines(MemorySegment segment, long start, long end) {
         long sum = 0;
@@ -87,7 +89,7 @@ public final class RecordPrefetch {
      * row or its record is empty; the caller keeps the byte as {@link #lines}' callers keep their
      * sum. Before a record copied first, the parse reads so the record {@link #FIRST_AHEAD} rows
      * on: in a shuffled batch that record's first line is a miss, which then comes in during this
-     * copy, and that record's copy does not begin by waiting for it.
+     * copy, and that record's copy does not begin by waiting for it. Stateless.
      */
     public static byte first(List<? extends RecordSlice> samples, int row) {
         if (row >= samples.size()) {
@@ -98,7 +100,7 @@ public final class RecordPrefetch {
     }
 
     /** Gives the loads that made {@code sum} a use, so that the compiler keeps them. */
-    public static void keep(long sum) {
-        sink = sum;
+    public void keep(long sum) {
+        loaded += sum;
     }
 }

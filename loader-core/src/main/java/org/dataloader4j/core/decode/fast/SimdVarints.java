@@ -10,13 +10,12 @@ import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-import org.dataloader4j.core.decode.ValueCopier;
 import org.dataloader4j.core.wire.WireReader;
 
 /**
  * Packed varints into an INT32 or INT64 row, up to 64 at a time, with the Vector API
- * ({@code jdk.incubator.vector}): the decoder {@link ValueCopier} uses where {@link SimdSupport}
- * finds it fast.
+ * ({@code jdk.incubator.vector}): the decoder the fast path's copies of values use where
+ * {@link SimdSupport} finds it fast.
  *
  * <p>Each step loads 64 bytes of the list and takes their high bits as a mask; a clear bit ends a
  * varint.
@@ -38,7 +37,9 @@ import org.dataloader4j.core.wire.WireReader;
  *
  * <p>The steps take a 512-bit byte vector with a byte compress and a byte permute, which x86
  * runs as single instructions from AVX-512 VBMI and VBMI2 on; elsewhere the Vector API computes
- * them in plain Java, correctly but many times slower. Stateless and thread-safe.
+ * them in plain Java, correctly but many times slower. Stateless and thread-safe. Longer than
+ * most classes: each step is kept whole in {@link #decode}, within the JIT's budget of inlining
+ * (benchmarks/README.md), and its self-check beside it.
  */
 public final class SimdVarints {
     /** Values one group of the general case writes at most; a step writes up to two groups. */
@@ -66,7 +67,7 @@ public final class SimdVarints {
      * decoder is chosen, so that a JDK whose incubating API no longer links with this class, or
      * computes otherwise, fails here rather than in a parse.
      */
-    public static boolean selfCheck() {
+    static boolean selfCheck() {
         // 64 one-byte values, then 32 of one to four bytes (windows of more than 16 ends, so both
         // groups of a step), then room for a whole window.
         int[] values = new int[WINDOW + 2 * LANES];

@@ -12,8 +12,6 @@ import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.batch.BatchBuffer;
-import org.dataloader4j.core.decode.BatchOutputs;
-import org.dataloader4j.core.decode.OutputColumn;
 import org.dataloader4j.core.testing.WireWriter;
 import org.dataloader4j.core.wire.FeatureSchema;
 import org.dataloader4j.core.wire.FeatureView;
@@ -257,7 +255,17 @@ class RecordLayoutTest {
         assertFalse(matches(layout, taught));
     }
 
-    private record Out(String name, DataType dataType, int rowElements, boolean ragged) implements OutputColumn {
+    /** A column's output, as the row routine describes it to a layout ({@link #rowKind}, {@link #rowBytes}). */
+    private record Out(String name, DataType dataType, int rowElements, boolean ragged) {
+        /** The list whose bytes are a dense row of this output as they stand, or null. */
+        ListKind rowKind() {
+            return ragged ? null : dataType == DataType.FLOAT32 ? ListKind.FLOAT
+                    : dataType == DataType.FLOAT64 ? ListKind.DOUBLE : null;
+        }
+
+        long rowBytes() {
+            return rowElements * dataType.byteSize();
+        }
     }
 
     private static float[] floats(int n, float from) {
@@ -268,9 +276,10 @@ class RecordLayoutTest {
         return v;
     }
 
-    /** A layout of {@code images} and {@code labels}, decoded into outputs 1 and 0 of {@code outputs}, learned from {@code record}. */
+    /** A layout of {@code images} and {@code labels}, columns 0 and 1, learned from {@code record}. */
     private static RecordLayout learned(byte[] record, Out images, Out labels) {
-        RecordLayout layout = new RecordLayout(new OutputColumn[] {labels, images}, new int[] {1, 0});
+        RecordLayout layout = new RecordLayout(new ListKind[] {images.rowKind(), labels.rowKind()},
+                new long[] {images.rowBytes(), labels.rowBytes()});
         learn(layout, MemorySegment.ofArray(record), 0, record.length);
         return layout;
     }
@@ -290,8 +299,7 @@ class RecordLayoutTest {
         List<TensorSpec> specs = List.of(TensorSpec.dense("labels", DataType.INT64, Shape.of(3, 1)),
                 TensorSpec.dense("images", DataType.FLOAT32, Shape.of(3, 300)));
         try (BatchBuffer batch = BatchBuffer.of(specs, 3)) {
-            BatchOutputs out = new BatchOutputs(new OutputColumn[] {LABELS, new Out("images", DataType.FLOAT32, 300, false)},
-                    batch, 3);
+            MemorySegment[] out = {batch.tensor("images").segment(), batch.tensor("labels").segment()};
             MemorySegment source = placed(other, 40);
             assertTrue(layout.copyFirst(source, 40, other.length, out, 2));
             assertArrayEquals(floats(300, 1000), batch.tensor("images").rows(2, 1).toFloatArray());
