@@ -137,7 +137,7 @@ final class BenchCommand implements Callable<Integer> {
         long payload = 0;
         long done = 0;
         long start = System.nanoTime();
-        try (Progress progress = Progress.start(loader.terminal(), "framing pass", fileBytes)) {
+        try (Progress progress = loader.terminal().progress("framing pass", fileBytes)) {
             for (Path f : files) {
                 try (RecordScan scan = RecordScan.open(f, FileFormat.of(f, framing))) {
                     for (RawRecord r = scan.next(); r != null; r = scan.next()) {
@@ -169,7 +169,7 @@ final class BenchCommand implements Callable<Integer> {
         Run run = new Run();
         run.start = System.nanoTime();
         try (DataReader reader = build(files, framing, specs);
-             Progress progress = Progress.start(loader.terminal(), "pipeline", expected)) {
+             Progress progress = loader.terminal().progress("pipeline", expected)) {
             run.built = System.nanoTime();
             while (true) {
                 long before = System.nanoTime();

@@ -180,7 +180,7 @@ final class ConvertCommand implements Callable<Integer> {
             folder.shuffle(shuffle);
         }
         long written;
-        try (Progress progress = Progress.start(loader.terminal(), "convert", folder.size())) {
+        try (Progress progress = loader.terminal().progress("convert", folder.size())) {
             long[] done = {0};
             written = withParts(Framing.OFRECORD, Compression.NONE,
                     w -> folder.writeTo(w, () -> progress.update(++done[0], done[0] + " images")));

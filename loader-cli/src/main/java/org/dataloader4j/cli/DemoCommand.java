@@ -71,7 +71,7 @@ final class DemoCommand implements Callable<Integer> {
         boolean[] written = {false};
         long writeStart = System.nanoTime();
         Path dir;
-        try (Progress progress = Progress.start(loader.terminal(), "writing the demo dataset", 0)) {
+        try (Progress progress = loader.terminal().progress("writing the demo dataset", 0)) {
             progress.update(0, cacheDir.toString());
             dir = DemoData.ensure(cacheDir, written);
         }
@@ -82,7 +82,7 @@ final class DemoCommand implements Callable<Integer> {
         SoftmaxRegression.Model model = new SoftmaxRegression.Model();
         Training t = new Training();
         try (DataReader reader = SoftmaxRegression.reader(train, passes, DemoData.SEED);
-             Progress progress = Progress.start(loader.terminal(), "train", perEpoch)) {
+             Progress progress = loader.terminal().progress("train", perEpoch)) {
             long start = System.nanoTime();
             long epochStart = start;
             while (true) {

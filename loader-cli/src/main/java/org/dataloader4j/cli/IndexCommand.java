@@ -51,7 +51,7 @@ final class IndexCommand implements Callable<Integer> {
         PrintWriter out = loader.terminal().out();
         PrintWriter err = loader.terminal().err();
         int code = ExitCodes.OK;
-        try (Progress progress = Progress.start(loader.terminal(), "index", files.size())) {
+        try (Progress progress = loader.terminal().progress("index", files.size())) {
             for (int i = 0; i < files.size(); i++) {
                 Path file = files.get(i);
                 progress.update(i, file.toString());

@@ -88,7 +88,7 @@ final class InspectCommand implements Callable<Integer> {
         long invalid = 0;
         out.println(file + "  (" + fileFormat + ")");
         try (RecordScan scan = RecordScan.open(file, fileFormat);
-             Progress progress = Progress.start(terminal, "inspect", scan.size())) {
+             Progress progress = terminal.progress("inspect", scan.size())) {
             for (RawRecord r = scan.next(); r != null; r = scan.next(), progress.update(scan.position(), file.toString())) {
                 DecodedRecord d = DecodedRecord.decode(r, fileFormat.framing());
                 schema.add(d);

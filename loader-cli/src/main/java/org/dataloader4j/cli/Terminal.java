@@ -4,6 +4,7 @@ import java.io.Console;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.Objects;
+import org.dataloader4j.cli.internal.Progress;
 
 /**
  * Where a command writes and what it may know of its surroundings: standard output for results,
@@ -22,6 +23,11 @@ public record Terminal(PrintWriter out, PrintWriter err, Map<String, String> env
         Objects.requireNonNull(out, "out");
         Objects.requireNonNull(err, "err");
         env = Map.copyOf(env);
+    }
+
+    /** A progress bar on {@link #err()} called {@code label}, full at {@code total}; drawn only if {@link #interactive()}. */
+    Progress progress(String label, long total) {
+        return Progress.start(err, interactive, label, total);
     }
 
     /**

@@ -51,7 +51,7 @@ final class VerifyCommand implements Callable<Integer> {
         long done = 0;
         long records = 0;
         long problems = 0;
-        try (Progress progress = Progress.start(loader.terminal(), "verify", total)) {
+        try (Progress progress = loader.terminal().progress("verify", total)) {
             for (Path file : files) {
                 FileFormat fileFormat = inputs.formatOf(file);
                 try (RecordScan scan = RecordScan.open(file, fileFormat)) {

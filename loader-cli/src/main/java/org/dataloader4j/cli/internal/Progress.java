@@ -2,7 +2,6 @@ package org.dataloader4j.cli.internal;
 
 import java.io.PrintWriter;
 import java.util.Locale;
-import org.dataloader4j.cli.Terminal;
 
 /**
  * A one-line progress bar on standard error, redrawn at most ten times a second:
@@ -21,16 +20,19 @@ public final class Progress implements AutoCloseable {
     private long lastDrawn = Long.MIN_VALUE;
     private int drawnLength;
 
-    private Progress(Terminal terminal, String label, long total) {
-        this.err = terminal.err();
-        this.draw = terminal.interactive();
+    private Progress(PrintWriter err, boolean draw, String label, long total) {
+        this.err = err;
+        this.draw = draw;
         this.label = label;
         this.total = total;
     }
 
-    /** A bar called {@code label} that is full at {@code total} (0 or less: no bar, only the text). */
-    public static Progress start(Terminal terminal, String label, long total) {
-        return new Progress(terminal, label, total);
+    /**
+     * A bar called {@code label} that is full at {@code total} (0 or less: no bar, only the text),
+     * drawn on {@code err} if it is an {@code interactive} terminal.
+     */
+    public static Progress start(PrintWriter err, boolean interactive, String label, long total) {
+        return new Progress(err, interactive, label, total);
     }
 
     /** Redraws the bar at {@code done} of the total, followed by {@code text}, if a tenth of a second has passed. */
