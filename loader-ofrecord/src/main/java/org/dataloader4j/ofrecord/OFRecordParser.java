@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.CorruptDataException;
+import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.TensorSpec;
@@ -70,9 +71,20 @@ public final class OFRecordParser implements Parser<RecordSlice> {
             if (!names.add(d.name())) {
                 throw new IllegalArgumentException("decoder names must be unique: name=" + d.name());
             }
-            columns[c] = Column.of(d);
+            columns[c] = column(d);
         }
         parse = new BatchParse(columns, mode);
+    }
+
+    /** The column the row decoding runs for {@code decoder}. */
+    private static Column column(OFRecordDecoder decoder) {
+        return switch (decoder) {
+            case OFRecordRawDecoder raw -> new Column(raw.name(), raw.dataType(), raw.rowElements(),
+                    raw.dim1VaryingLength(), raw.truncate(), raw.defaultValue().isPresent(),
+                    raw.defaultValue().orElse(0), false);
+            case OFRecordBytesDecoder bytes -> new Column(bytes.name(), DataType.UINT8, bytes.maxBytes(),
+                    true, false, false, 0, true);
+        };
     }
 
     /** A parser running {@code decoders}; see {@link #OFRecordParser(List)}. */

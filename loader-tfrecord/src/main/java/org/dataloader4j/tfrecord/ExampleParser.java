@@ -64,7 +64,8 @@ public final class ExampleParser implements Parser<RecordSlice> {
         for (TensorSpec spec : outputs(1)) {
             unique(names, spec.name());
         }
-        this.parse = new ExampleParse(this.features, sequenceExample ? this.featureLists : null, mode);
+        this.parse = new ExampleParse(this.features.stream().map(SpecColumns::of).toList(),
+                sequenceExample ? this.featureLists.stream().map(SpecColumns::of).toList() : null, mode);
     }
 
     /** A parser of {@code parser}'s specs on {@code mode}'s path, whatever this JVM's setting. */

@@ -55,6 +55,9 @@ import org.dataloader4j.format.RecordReader;
  * {@code truncated record at offset N in FILE (length L exceeds file size S); record R}.
  * Single-threaded; the slices it returns may be read from any thread until the dataset is
  * closed, or until they are recycled.
+ *
+ * <p>Longer than most datasets: a TFRecord file is read two ways, mapped or inflated, and both
+ * share the cursor, the errors and the state, so they stay in one class.
  */
 public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> implements SampleRecycler<RecordSlice> {
     static final String KIND = "tfrecord";

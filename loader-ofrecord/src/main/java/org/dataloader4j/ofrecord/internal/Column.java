@@ -2,13 +2,11 @@ package org.dataloader4j.ofrecord.internal;
 
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.core.decode.OutputColumn;
-import org.dataloader4j.ofrecord.OFRecordBytesDecoder;
-import org.dataloader4j.ofrecord.OFRecordDecoder;
-import org.dataloader4j.ofrecord.OFRecordRawDecoder;
 
 /**
- * One decoder, flattened for the hot loop: the output type and row size, and what to do with
- * records that do not fit.
+ * One decoder ({@code OFRecordRawDecoder} or {@code OFRecordBytesDecoder}), flattened for the hot
+ * loop by {@code OFRecordParser}: the output type and row size, and what to do with records that
+ * do not fit.
  *
  * @param name         the feature's key and the output's name
  * @param dataType     the output's element type
@@ -17,22 +15,11 @@ import org.dataloader4j.ofrecord.OFRecordRawDecoder;
  * @param truncate     whether longer lists are cut (and, if dense, shorter ones zero-padded)
  * @param hasDefault   whether a record without the feature is allowed
  * @param defaultValue the value of a dense row of such a record
- * @param bytesOnly    whether only a {@code bytes_list} is accepted ({@link OFRecordBytesDecoder})
+ * @param bytesOnly    whether only a {@code bytes_list} is accepted ({@code OFRecordBytesDecoder})
  */
 public record Column(String name, DataType dataType, int rowElements, boolean ragged, boolean truncate,
                      boolean hasDefault, double defaultValue, boolean bytesOnly)
         implements OutputColumn {
-
-    /** The column of {@code decoder}. */
-    public static Column of(OFRecordDecoder decoder) {
-        return switch (decoder) {
-            case OFRecordRawDecoder raw -> new Column(raw.name(), raw.dataType(), raw.rowElements(),
-                    raw.dim1VaryingLength(), raw.truncate(), raw.defaultValue().isPresent(),
-                    raw.defaultValue().orElse(0), false);
-            case OFRecordBytesDecoder bytes -> new Column(bytes.name(), DataType.UINT8, bytes.maxBytes(),
-                    true, false, false, 0, true);
-        };
-    }
 
     /** Whether {@code bytes} of a byte-string kind may be read into this column's type. */
     boolean acceptsBytes() {

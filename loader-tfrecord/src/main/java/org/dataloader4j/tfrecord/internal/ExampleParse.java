@@ -9,8 +9,6 @@ import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.decode.BatchDecoder;
 import org.dataloader4j.core.decode.DecodeMode;
-import org.dataloader4j.tfrecord.ExampleFeature;
-import org.dataloader4j.tfrecord.SequenceFeature;
 
 /**
  * The machinery behind one {@code ExampleParser}: its specs flattened into columns (the
@@ -30,25 +28,24 @@ public final class ExampleParse {
     private final BatchDecoder decoder;
 
     /**
-     * The parse of {@code features} (of a tf.Example, or a SequenceExample's context) and, for a
-     * SequenceExample, of {@code featureLists}, on {@code mode}'s path; null {@code featureLists}
-     * means a tf.Example.
+     * The parse of {@code features}, each spec's columns (of a tf.Example, or a SequenceExample's
+     * context) and, for a SequenceExample, of {@code featureLists}, on {@code mode}'s path; null
+     * {@code featureLists} means a tf.Example. A spec's first column is named after its key.
      */
-    public ExampleParse(List<? extends ExampleFeature> features, List<? extends SequenceFeature> featureLists,
-                        DecodeMode mode) {
+    public ExampleParse(List<List<FeatureColumn>> features, List<List<FeatureColumn>> featureLists, DecodeMode mode) {
         List<FeatureColumn> all = new ArrayList<>();
         List<String> featureNames = new ArrayList<>();
         List<String> listNames = new ArrayList<>();
         List<Integer> first = new ArrayList<>();
-        for (ExampleFeature f : features) {
+        for (List<FeatureColumn> f : features) {
             first.add(all.size());
-            all.addAll(FeatureColumn.of(f));
-            featureNames.add(f.name());
+            all.addAll(f);
+            featureNames.add(f.getFirst().name());
         }
-        for (SequenceFeature f : featureLists == null ? List.<SequenceFeature>of() : featureLists) {
+        for (List<FeatureColumn> f : featureLists == null ? List.<List<FeatureColumn>>of() : featureLists) {
             first.add(all.size());
-            all.addAll(FeatureColumn.of(f));
-            listNames.add(f.name());
+            all.addAll(f);
+            listNames.add(f.getFirst().name());
         }
         this.columns = all.toArray(FeatureColumn[]::new);
         this.specColumns = first.stream().mapToInt(Integer::intValue).toArray();
