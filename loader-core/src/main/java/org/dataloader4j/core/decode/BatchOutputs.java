@@ -9,7 +9,7 @@ import org.dataloader4j.api.Tensor;
 
 /**
  * Where one parse call writes: each column's memory, and for ragged columns what the first pass
- * of a {@link TwoPassParse} notes per row (the row's length, and where its values are in the
+ * of a {@link BatchDecoder} notes per row (the row's length, and where its values are in the
  * record) for the offsets and the second pass.
  *
  * <p>Each row's notes are written by the range that owns the row and read after the loop that

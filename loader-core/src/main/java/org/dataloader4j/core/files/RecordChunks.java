@@ -9,8 +9,8 @@ import org.dataloader4j.core.dataset.RecordSlice;
 /**
  * Heap memory for the payloads of records read from a stream (a compressed file has no mapping
  * to slice): payloads are packed into chunks of {@value #CHUNK_BYTES} bytes, and a chunk is
- * used again once every record placed in it has come back through {@link #recycle}. A reader
- * that recycles its batches' samples ({@link org.dataloader4j.api.Dataset#recycle}) so reads a
+ * used again once every record placed in it has come back through {@link #recycle}. A dataset
+ * that takes its samples back ({@link org.dataloader4j.core.dataset.SampleRecycler}) so reads a
  * compressed file without allocating its payloads on the heap, once its first batches are back.
  *
  * <p>A record is placed in two steps, around the read that fills it:
