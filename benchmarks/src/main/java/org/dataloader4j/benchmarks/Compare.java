@@ -43,6 +43,9 @@ import org.dataloader4j.core.decode.ValueCopier;
  * java -Xms2g -Xmx2g -XX:+AlwaysPreTouch -cp … org.dataloader4j.benchmarks.Compare \
  *     --data /tmp/compare --records 100000 --threads 1,2 --warmup 1 --passes 3 --systems all --datasets all
  * </pre>
+ *
+ * <p>Longer than most classes: it is the harness's command line, its forks and its report, one
+ * concern a reader of the figures follows from start to end.
  */
 public final class Compare {
     private Compare() {

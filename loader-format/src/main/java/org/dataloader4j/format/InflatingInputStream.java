@@ -25,6 +25,9 @@ import java.util.zip.Inflater;
  * {@code available()} says 0, as network and decompressing streams do; either loses records
  * without a word. {@code InflaterInputStream} ignores bytes after the zlib stream. Not
  * thread-safe.
+ *
+ * <p>Longer than most classes: GZIP's members, headers and trailers and ZLIB's are read by hand
+ * here, so that every kind of damage is found and named where it is.
  */
 final class InflatingInputStream extends InputStream {
     private static final int FHCRC = 2;

@@ -33,6 +33,9 @@ import java.util.zip.CRC32C;
  * }</pre>
  *
  * <p>Not thread-safe.
+ *
+ * <p>Longer than most classes: both framings, compression and every check of a frame are read
+ * here, in the order the bytes come, so each error names exactly where the stream broke.
  */
 public final class RecordReader implements Closeable {
     /**

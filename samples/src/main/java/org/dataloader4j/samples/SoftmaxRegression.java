@@ -29,6 +29,9 @@ import org.dataloader4j.ofrecord.OFRecordReader;
  * <pre>
  * java -cp ... org.dataloader4j.samples.SoftmaxRegression [dataDir]
  * </pre>
+ *
+ * <p>Longer than most classes: a sample is read top to bottom, so the model, its training step
+ * and its report stay beside the reader that feeds them.
  */
 public final class SoftmaxRegression {
     /** Pixels per image, as in MNIST. */

@@ -46,6 +46,9 @@ import org.dataloader4j.core.parallel.BalancedSplitter;
  * <p>An empty dataset is an error, and so is DROP with fewer samples than ranks (every rank
  * would be empty). Single-threaded.
  *
+ * <p>Longer than most decorators: the global order, the remainders, the two split modes and the
+ * checks of a state taken on another rank belong together, as each depends on the others.
+ *
  * @param <T> the sample type
  */
 public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> {

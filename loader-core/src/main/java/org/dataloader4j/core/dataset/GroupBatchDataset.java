@@ -48,6 +48,9 @@ import org.dataloader4j.api.SampleLocator;
  * it was read in, and {@link #epoch()} is the highest epoch among the samples returned so far.
  * Single-threaded.
  *
+ * <p>Longer than most decorators: OneFlow's order, the bound, the end and the state by location
+ * each take their part, and they share the pending batches, so they stay in one class.
+ *
  * @param <T> the sample type
  */
 public final class GroupBatchDataset<T> extends ForwardingDataset<T> implements BatchingDataset<T> {

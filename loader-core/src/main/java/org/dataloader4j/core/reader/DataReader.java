@@ -47,6 +47,9 @@ import org.slf4j.LoggerFactory;
  *     }
  * }
  * }</pre>
+ *
+ * <p>Longer than most classes here: it is the one public face of the runtime, whose every method a
+ * training loop may call, each with its contract written out; the work is in {@code internal}.
  */
 public final class DataReader implements AutoCloseable, Iterable<Batch> {
     private static final Logger LOG = LoggerFactory.getLogger(DataReader.class);

@@ -37,9 +37,12 @@ import org.slf4j.LoggerFactory;
  * next good ones, within a budget.
  *
  * <p>Ranks share the data by whole files ({@link #shard}, OneFlow's way) or, for formats of
- * framed records, by records ({@link #distributed}): then the source is an
- * record index over every file and a {@link DistributedTrainingDataset} deals
- * out its records, with equal step counts on every rank.
+ * framed records, by records ({@link #distributed}): then the source is a record index over
+ * every file and a {@link DistributedTrainingDataset} deals out its records, with equal step
+ * counts on every rank. How the reader itself runs is one {@link ReaderOptions} ({@link #reader}).
+ *
+ * <p>Longer than most classes: it is mostly OneFlow's options, one checked setter each with its
+ * default written out, and the assembly they feed.
  *
  * @param <B> the concrete builder, returned by every setter
  */
@@ -125,8 +128,8 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     }
 
     /**
-     * Deals out records, not files, among the ranks: every file is indexed (see {@link
-     * RecordIndex}; sidecars beside the files unless {@link #indexDir}) and a {@link
+     * Deals out records, not files, among the ranks: every file is indexed (its record index kept
+     * in a sidecar beside the file unless {@link #indexDir} says where) and a {@link
      * DistributedTrainingDataset} with {@code options} gives this rank its share of the global
      * stream, epoch after epoch, the same number of steps on every rank. The options hold the
      * rank, world size, epochs and the per-epoch permutation, so {@link #shard}, {@link #epochs}
