@@ -140,8 +140,8 @@ final class TFRecordFrames implements FrameReader {
          * stub that cannot take a fault: over a mapping whose file was cut short after it was
          * mapped, it kills the JVM with SIGBUS. A copy through the segment turns the same fault
          * into an {@link InternalError}, which the caller reports as the file having changed
-         * ({@link org.dataloader4j.core.files.MappedFiles#shrunk}). The copy did not slow the load
-         * thread down (docs/performance-log.md, "Kept: TFRecord CRCs taken over a copy").
+         * ({@link org.dataloader4j.core.files.MappedFiles#shrunk}). A chunk stays in the
+         * first-level cache between the copy and the checksum, so the copy costs little.
          */
         int masked(MemorySegment file, long offset, long length) {
             crc.reset();

@@ -104,7 +104,7 @@ public final class FeatureView {
         int tag = record.get(ValueLayout.JAVA_BYTE, start);
         ListKind k = tag > 0 && WireReader.wireType(tag) == WireReader.LENGTH_DELIMITED
                 ? schema.kindOf(WireReader.fieldNumber(tag)) : null;
-        long list = WireReader.bodyEndingAt(record, start + 1, end);
+        long list = ShortFields.bodyEndingAt(record, start + 1, end);
         if (k == null || list < 0) {
             return false;
         }
@@ -115,7 +115,7 @@ public final class FeatureView {
         if (record.get(ValueLayout.JAVA_BYTE, list) != VALUES_TAG) {
             return false;
         }
-        long values = WireReader.bodyEndingAt(record, list + 1, end);
+        long values = ShortFields.bodyEndingAt(record, list + 1, end);
         if (values < 0) {
             return false;
         }

@@ -104,8 +104,8 @@ public final class MapScanner {
         long at = r.position();
         long limit = r.limit();
         while (at < limit && record.get(ValueLayout.JAVA_BYTE, at) == entryTag) {
-            int length = WireReader.peekShortVarint(record, at + 1, limit);
-            long start = at + 1 + WireReader.shortVarintBytes(length);
+            int length = ShortFields.peekShortVarint(record, at + 1, limit);
+            long start = at + 1 + ShortFields.shortVarintBytes(length);
             if (length < 0 || length > limit - start || usualValue(record, start, start + length) < 0) {
                 break;
             }
@@ -135,7 +135,7 @@ public final class MapScanner {
         if (keyLength < 0 || tag >= end || record.get(ValueLayout.JAVA_BYTE, tag) != MESSAGE_VALUE_TAG) {
             return -1;
         }
-        return WireReader.bodyEndingAt(record, tag + 1, end);
+        return ShortFields.bodyEndingAt(record, tag + 1, end);
     }
 
     /** Reads the entry of {@code length} bytes at the position; the index of its key, or -1. */

@@ -295,34 +295,34 @@ class WireReaderTest {
             byte[] encoded = varint(value);
             MemorySegment.copy(MemorySegment.ofArray(encoded), 0, buffer, 1, encoded.length);
             long end = 1 + encoded.length;
-            assertEquals(value, WireReader.peekShortVarint(buffer, 1, end), "value " + value);
-            assertEquals(encoded.length, WireReader.shortVarintBytes(value), "value " + value);
-            assertEquals(-1, WireReader.peekShortVarint(buffer, 1, end - 1), "value " + value + " cut short");
+            assertEquals(value, ShortFields.peekShortVarint(buffer, 1, end), "value " + value);
+            assertEquals(encoded.length, ShortFields.shortVarintBytes(value), "value " + value);
+            assertEquals(-1, ShortFields.peekShortVarint(buffer, 1, end - 1), "value " + value + " cut short");
         }
         // Longer than three bytes, or longer than needed: left to a reader, which reads them.
         byte[][] refused = {varint(1 << 21), {(byte) 0x80, 0}, {(byte) 0x81, (byte) 0x80, 0}};
         long[] read = {1 << 21, 0, 1};
         for (int i = 0; i < refused.length; i++) {
             MemorySegment segment = MemorySegment.ofArray(refused[i]);
-            assertEquals(-1, WireReader.peekShortVarint(segment, 0, refused[i].length), "form " + i);
+            assertEquals(-1, ShortFields.peekShortVarint(segment, 0, refused[i].length), "form " + i);
             assertEquals(read[i], new WireReader(segment).readVarint64(), "form " + i);
         }
-        assertEquals(-1, WireReader.peekShortVarint(buffer, 3, 3), "nothing before the end");
+        assertEquals(-1, ShortFields.peekShortVarint(buffer, 3, 3), "nothing before the end");
     }
 
     @Test
     void aBodyEndsExactlyWhereItsShortLengthSays() {
         // A length of 2 at offset 1, then two bytes, then a byte of whatever follows.
         MemorySegment s = MemorySegment.ofArray(new byte[] {0x0A, 2, 7, 7, 9});
-        assertEquals(2, WireReader.bodyEndingAt(s, 1, 4));
-        assertEquals(-1, WireReader.bodyEndingAt(s, 1, 5), "a byte past the body");
-        assertEquals(-1, WireReader.bodyEndingAt(s, 1, 3), "the body cut short");
+        assertEquals(2, ShortFields.bodyEndingAt(s, 1, 4));
+        assertEquals(-1, ShortFields.bodyEndingAt(s, 1, 5), "a byte past the body");
+        assertEquals(-1, ShortFields.bodyEndingAt(s, 1, 3), "the body cut short");
         // 200 in two bytes, with 200 bytes after them; and 2 in two bytes, longer than needed.
         byte[] wide = new byte[202];
         wide[0] = (byte) 0xC8;
         wide[1] = 1;
-        assertEquals(2, WireReader.bodyEndingAt(MemorySegment.ofArray(wide), 0, 202));
-        assertEquals(-1, WireReader.bodyEndingAt(MemorySegment.ofArray(new byte[] {(byte) 0x82, 0, 7, 7}), 0, 4));
+        assertEquals(2, ShortFields.bodyEndingAt(MemorySegment.ofArray(wide), 0, 202));
+        assertEquals(-1, ShortFields.bodyEndingAt(MemorySegment.ofArray(new byte[] {(byte) 0x82, 0, 7, 7}), 0, 4));
     }
 
     /** Reads every field, descending into length-delimited ones as if they were messages. */
