@@ -167,6 +167,10 @@ final class RowDecoding {
      * Entry {@code e} of {@code row} from its map entry {@code [from, to)}, or from its absence
      * ({@code from} is -1). The Feature is taken from the layout if the record is
      * {@code laidOut}, else resolved from the record (and noted, if the layout is learning it).
+     *
+     * <p>A method of its own, one call an entry: the compiler then inlines the resolution and the
+     * format's decoding into it, as into one method per entry, rather than into the row's loop,
+     * whose budget of inlining they would exhaust.
      */
     private void decodeEntry(RecordSlice record, int row, int e, long from, long to, boolean laidOut) {
         if (from < 0) {

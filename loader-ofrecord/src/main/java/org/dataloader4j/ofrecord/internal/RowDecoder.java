@@ -78,20 +78,32 @@ final class RowDecoder implements EntryDecoder {
         }
         if (col.ragged()) {
             if (count > rowElements && !col.truncate()) {
-                throw corrupt(record, col.bytesOnly()
-                        ? "feature " + col.name() + " holds " + count + " bytes, more than maxBytes=" + rowElements
-                        : "feature " + col.name() + " has " + count + " values, its rows hold at most " + rowElements);
+                throw countError(record, col, count);
             }
             out.note(c, row, Math.min(count, rowElements), entryStart, entryEnd);
             return;
         }
         if (count != rowElements && !col.truncate()) {
-            throw corrupt(record, "feature " + col.name() + " has " + count + " values, its rows hold " + rowElements);
+            throw countError(record, col, count);
         }
         long written = copied ? Math.min(count, rowElements)
                 : copier.copy(reader, feature, out.values(c), col.dataType(), at, rowElements);
         // Slots are reused: a short row's tail still holds an earlier batch's values.
         ValueCopier.zero(out.values(c), col.dataType(), at + written, rowElements - written);
+    }
+
+    /**
+     * The error of a feature of {@code count} values that {@code col}'s rows do not take. Its own
+     * method, so that {@link #decode} stays small enough for the compiler to inline.
+     */
+    private static CorruptDataException countError(RecordSlice record, Column col, long count) {
+        int rowElements = col.rowElements();
+        if (!col.ragged()) {
+            return corrupt(record, "feature " + col.name() + " has " + count + " values, its rows hold " + rowElements);
+        }
+        return corrupt(record, col.bytesOnly()
+                ? "feature " + col.name() + " holds " + count + " bytes, more than maxBytes=" + rowElements
+                : "feature " + col.name() + " has " + count + " values, its rows hold at most " + rowElements);
     }
 
     private void decodeMissing(RecordSlice record, int row, int c, BatchOutputs out) {
