@@ -22,9 +22,8 @@ import org.dataloader4j.core.dataset.RecordSlice;
  * ({@link #FIRST_AHEAD}, {@link #first}), so that its copy does not begin with a wait.
  *
  * <p>The output rows are not read ahead. The reader's pool hands a parse worker the tensors the
- * consumer gave back last, whose lines are mostly still in a cache; reading them ahead made the
- * parse slower, not faster (a MNIST-like pass at one parse thread by 11–14 %,
- * docs/performance-log.md).
+ * consumer gave back last, whose lines are mostly still in a cache, so reading them ahead would
+ * only add loads.
  *
  * <p>The loads need a use, or the compiler drops them: their sum goes to a field of the instance,
  * which one thread's decoder owns ({@link #keep}), never to a field that several threads write.
@@ -35,9 +34,8 @@ public final class RecordPrefetch {
     static final int GROUP_BYTES = 128 * 1024;
     /**
      * How many rows on from a record {@linkplain RecordLayout#copiesFirst copied first} the parse
-     * reads a record's first byte ({@link #first}) before the copy. Three to eight rows on made a
-     * MNIST-like pass equally fast, one or two slower; reading more of a record than its first
-     * line, slower still (docs/performance-log.md).
+     * reads a record's first byte ({@link #first}) before the copy: far enough for the line to
+     * arrive during the copies between, near enough to still be in the cache when its turn comes.
      */
     public static final int FIRST_AHEAD = 4;
     private static final int LINE = 64;

@@ -40,6 +40,9 @@ import org.dataloader4j.core.wire.WireReader;
  * them in plain Java, correctly but many times slower. Stateless and thread-safe. Longer than
  * most classes: each step is kept whole in {@link #decode}, within the JIT's budget of inlining
  * (benchmarks/README.md), and its self-check beside it.
+ *
+ * <p>Longer than most classes: each vector step, and the self-check that keeps a changed
+ * incubating API from decoding wrongly, is written out with the reason for each shift.
  */
 public final class SimdVarints {
     /** Values one group of the general case writes at most; a step writes up to two groups. */
