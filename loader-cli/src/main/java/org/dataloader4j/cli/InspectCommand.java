@@ -44,7 +44,6 @@ final class InspectCommand implements Callable<Integer> {
     @Option(names = "--json", description = "one JSON object per record, one per line, and nothing else")
     private boolean json;
 
-
     @Override
     public Integer call() throws IOException {
         if (n != null && n < 0) {

@@ -3,7 +3,6 @@ package org.dataloader4j.ofrecord;
 import static org.dataloader4j.ofrecord.Proto.entry;
 import static org.dataloader4j.ofrecord.Proto.feature;
 import static org.dataloader4j.ofrecord.Proto.message;
-import static org.dataloader4j.ofrecord.Proto.packedVarints;
 import static org.dataloader4j.ofrecord.Proto.record;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

@@ -1,8 +1,5 @@
 package org.dataloader4j.ofrecord;
 
-import static org.dataloader4j.ofrecord.Proto.FIXED32;
-import static org.dataloader4j.ofrecord.Proto.FIXED64;
-import static org.dataloader4j.ofrecord.Proto.LEN;
 import static org.dataloader4j.ofrecord.Proto.VARINT;
 import static org.dataloader4j.ofrecord.Proto.entry;
 import static org.dataloader4j.ofrecord.Proto.feature;

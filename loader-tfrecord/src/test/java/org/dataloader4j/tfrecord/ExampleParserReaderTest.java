@@ -8,7 +8,6 @@ import static org.dataloader4j.tfrecord.Proto.map;
 import static org.dataloader4j.tfrecord.Proto.sequenceExample;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -6,4 +6,3 @@
  */
 package org.dataloader4j.core.batch;
 
-

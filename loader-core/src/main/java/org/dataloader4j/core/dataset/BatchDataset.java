@@ -2,8 +2,6 @@ package org.dataloader4j.core.dataset;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 

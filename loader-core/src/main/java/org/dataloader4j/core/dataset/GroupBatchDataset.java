@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.ToLongFunction;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;

@@ -1,6 +1,5 @@
 package org.dataloader4j.core.dataset;
 
-
 /**
  * A small random generator whose whole state is one {@code long}, so a decorator can save it in
  * its {@code DatasetState} and continue the same sequence after a restore: Steele, Lea and

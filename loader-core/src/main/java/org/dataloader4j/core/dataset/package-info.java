@@ -15,4 +15,3 @@
  */
 package org.dataloader4j.core;
 
-

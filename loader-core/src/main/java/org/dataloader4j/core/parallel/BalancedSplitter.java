@@ -1,6 +1,5 @@
 package org.dataloader4j.core.parallel;
 
-
 /**
  * Splits {@code total} items into {@code parts} contiguous ranges whose sizes differ by at most
  * one, the first {@code total % parts} ranges one larger: OneFlow's {@code BalancedSplitter}.

@@ -1,6 +1,5 @@
 package org.dataloader4j.core.wire;
 
-
 /**
  * The list a protobuf {@code Feature} holds: OneFlow's OFRecord and TensorFlow's tf.Example
  * share the idea (a {@code oneof} of typed value lists, each a message whose field 1 holds the

@@ -14,7 +14,6 @@ import org.dataloader4j.api.DatasetStateCodec;
 import org.dataloader4j.api.SampleLocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**

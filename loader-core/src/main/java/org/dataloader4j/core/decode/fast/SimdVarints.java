@@ -37,12 +37,11 @@ import org.dataloader4j.core.wire.WireReader;
  *
  * <p>The steps take a 512-bit byte vector with a byte compress and a byte permute, which x86
  * runs as single instructions from AVX-512 VBMI and VBMI2 on; elsewhere the Vector API computes
- * them in plain Java, correctly but many times slower. Stateless and thread-safe. Longer than
- * most classes: each step is kept whole in {@link #decode}, within the JIT's budget of inlining
- * (benchmarks/README.md), and its self-check beside it.
+ * them in plain Java, correctly but many times slower. Stateless and thread-safe.
  *
- * <p>Longer than most classes: each vector step, and the self-check that keeps a changed
- * incubating API from decoding wrongly, is written out with the reason for each shift.
+ * <p>Longer than most classes: each step is kept whole in {@link #decode}, within the JIT's
+ * budget of inlining, with the reason for each shift written out, and the self-check that keeps a
+ * changed incubating API from decoding wrongly stands beside it.
  */
 public final class SimdVarints {
     /** Values one group of the general case writes at most; a step writes up to two groups. */
