@@ -60,7 +60,7 @@ public final class OFRecordReader {
         public DataReader build() {
             OFRecordParser parser = new OFRecordParser(decoders);
             return assembleRecords(files -> new OFRecordDataset(files, epochs(), shuffleAfterEpoch(), fileOrderSeed()),
-                    (files, indexDir) -> OFRecordFiles.open(files, 1, indexDir), parser);
+                    (files, indexDir) -> OFRecordFiles.open(files, 1, indexDir), parser, OFRecordFrames.INSTANCE);
         }
     }
 }

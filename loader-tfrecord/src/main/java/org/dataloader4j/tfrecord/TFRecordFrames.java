@@ -59,6 +59,15 @@ final class TFRecordFrames implements FrameReader {
 
     @Override
     public int payloadLength(MemorySegment file, long offset, String name, long record) {
+        int length = headerLength(file, offset, name, record);
+        if (!dataIntact(file, offset, length)) {
+            throw FrameErrors.unchecked(CorruptRecordException.dataCrcMismatch(name, record, offset));
+        }
+        return length;
+    }
+
+    @Override
+    public int headerLength(MemorySegment file, long offset, String name, long record) {
         long size = file.byteSize();
         long remaining = size - offset;
         if (remaining < HEADER) {
@@ -74,9 +83,6 @@ final class TFRecordFrames implements FrameReader {
         if (length > RecordReader.MAX_PAYLOAD) {
             throw FrameErrors.unchecked(CorruptRecordException.recordTooLarge(FRAMING, name, record, offset, length,
                     RecordReader.MAX_PAYLOAD));
-        }
-        if (!dataIntact(file, offset, length)) {
-            throw FrameErrors.unchecked(CorruptRecordException.dataCrcMismatch(name, record, offset));
         }
         return (int) length;
     }

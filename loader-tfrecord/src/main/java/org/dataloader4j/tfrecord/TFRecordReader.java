@@ -98,8 +98,12 @@ public final class TFRecordReader {
                     }
                 }
             }
+            // Uncompressed files are indexed and read by record number; a compressed one is a stream.
+            boolean mapped = openedFiles().stream()
+                    .allMatch(file -> TFRecordDataset.compressionOf(file, compression) == Compression.NONE);
             return assembleRecords(files -> new TFRecordDataset(files, epochs(), shuffleAfterEpoch(), fileOrderSeed(),
-                    compression, verifyCrc), (files, indexDir) -> TFRecordFiles.open(files, 1, verifyCrc, indexDir), parser);
+                    compression, verifyCrc), (files, indexDir) -> TFRecordFiles.open(files, 1, verifyCrc, indexDir), parser,
+                    mapped ? TFRecordFrames.of(verifyCrc) : null);
         }
     }
 }

@@ -1,5 +1,7 @@
 package org.dataloader4j.core.dataset;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.dataloader4j.api.Dataset;
 
 /**
@@ -14,4 +16,14 @@ public interface BatchingDataset<T> extends Dataset<T> {
 
     /** The most samples one {@code next()} yields. */
     int batchSize();
+
+    /**
+     * A list to collect one batch in: a reader fills one per slot of its ring with
+     * {@link #nextInto} and reuses it when the slot comes round. The default is an
+     * {@code ArrayList}; a dataset may hand out a list of its own that holds its samples more
+     * cheaply (as record numbers, say), which its {@code nextInto} then fills.
+     */
+    default List<T> newBatch() {
+        return new ArrayList<>(batchSize());
+    }
 }

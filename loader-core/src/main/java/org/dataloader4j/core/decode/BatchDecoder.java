@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.ParallelLoop;
+import org.dataloader4j.core.dataset.RecordRows;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.wire.FeatureSchema;
 
@@ -87,14 +88,15 @@ public final class BatchDecoder {
      *                                  outputs are not the columns'
      */
     public void run(List<? extends RecordSlice> samples, Batch out, ParallelLoop loop) {
-        BatchOutputs outputs = new BatchOutputs(columns, out, samples.size());
+        RecordRows rows = RecordRows.of(samples);
+        BatchOutputs outputs = new BatchOutputs(columns, out, rows.size());
         int n = outputs.rows();
         long outputRowBytes = outputs.denseRowBytes();
         loop.forRanges(n, MIN_ROWS_PER_RANGE,
-                (start, end) -> decoders.get().bind(samples, outputs).firstPass(start, end, outputRowBytes));
+                (start, end) -> decoders.get().bind(rows, outputs).firstPass(start, end, outputRowBytes));
         if (outputs.hasRagged()) {
             outputs.writeOffsets();
-            loop.forRanges(n, MIN_ROWS_PER_RANGE, (start, end) -> decoders.get().bind(samples, outputs).secondPass(start, end));
+            loop.forRanges(n, MIN_ROWS_PER_RANGE, (start, end) -> decoders.get().bind(rows, outputs).secondPass(start, end));
         }
     }
 

@@ -1,7 +1,7 @@
 package org.dataloader4j.core.decode;
 
 import org.dataloader4j.api.CorruptDataException;
-import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.dataset.RecordView;
 import org.dataloader4j.core.wire.FeatureView;
 import org.dataloader4j.core.wire.WireFormatException;
 import org.dataloader4j.core.wire.WireReader;
@@ -48,7 +48,7 @@ public interface EntryDecoder {
      * @throws CorruptDataException if the entry does not fit its columns
      * @throws WireFormatException  if its values are malformed; the routine names the entry
      */
-    void decode(RecordSlice record, int row, int entry, long entryStart, long entryEnd, BatchOutputs out);
+    void decode(RecordView record, int row, int entry, long entryStart, long entryEnd, BatchOutputs out);
 
     /**
      * Pass 1 for what of row {@code row} is not an entry (a SequenceExample's feature lists),
@@ -58,12 +58,12 @@ public interface EntryDecoder {
      *
      * @throws CorruptDataException if the record does not fit
      */
-    default void decodeRest(RecordSlice record, int row, BatchOutputs out) {
+    default void decodeRest(RecordView record, int row, BatchOutputs out) {
     }
 
     /**
      * Pass 2 for row {@code row}: copies its ragged values to the offsets {@code out} now holds.
      * Pass 1 checked them, so this fails only if the record's bytes changed in between.
      */
-    void copyRagged(RecordSlice record, int row, BatchOutputs out);
+    void copyRagged(RecordView record, int row, BatchOutputs out);
 }

@@ -4,9 +4,9 @@ import static org.dataloader4j.core.decode.RecordErrors.corrupt;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
-import java.util.List;
 import org.dataloader4j.api.CorruptDataException;
-import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.dataset.RecordRows;
+import org.dataloader4j.core.dataset.RecordView;
 import org.dataloader4j.core.decode.fast.RecordLayout;
 import org.dataloader4j.core.decode.fast.RecordPrefetch;
 import org.dataloader4j.core.wire.FeatureView;
@@ -39,7 +39,9 @@ final class RowDecoding {
     private final RecordPrefetch readAhead;
     /** Each entry's output in the bound batch, where a layout copies its rows first. */
     private final MemorySegment[] entryOutputs;
-    private List<? extends RecordSlice> samples;
+    /** The record of the row being decoded; set row by row. */
+    private final RecordView record = new RecordView();
+    private RecordRows samples;
     private BatchOutputs out;
 
     RowDecoding(BatchDecoder batch) {
@@ -70,7 +72,7 @@ final class RowDecoding {
     }
 
     /** Points this decoder at a batch: its samples and its outputs. */
-    RowDecoding bind(List<? extends RecordSlice> samples, BatchOutputs out) {
+    RowDecoding bind(RecordRows samples, BatchOutputs out) {
         this.samples = samples;
         this.out = out;
         for (int e = 0; e < entryOutputs.length; e++) {
@@ -94,14 +96,21 @@ final class RowDecoding {
         }
         long firstBytes = 0;
         for (int row = start; row < end; ) {
-            if (layout != null && layout.copiesFirst(samples.get(row).length())) {
+            if (layout != null && layout.copiesFirst(samples.length(row))) {
                 // The first line of the record a few rows on, a miss in a shuffled batch, is asked
                 // for now, so that it comes in during this copy rather than holding up that one's.
-                firstBytes += RecordPrefetch.first(samples, row + RecordPrefetch.FIRST_AHEAD);
+                firstBytes += readFirst(row + RecordPrefetch.FIRST_AHEAD);
                 decode(row++);
                 continue;
             }
-            int groupEnd = readAhead.group(samples, row, end, outputRowBytes);
+            int groupEnd;
+            try {
+                groupEnd = readAhead.group(samples, row, end, outputRowBytes);
+            } catch (InternalError e) {
+                // A fault reading ahead (a file cut short after it was mapped): the rows' own
+                // checks meet it again and name the record it falls in.
+                groupEnd = row + 1;
+            }
             for (; row < groupEnd; row++) {
                 decode(row);
             }
@@ -109,20 +118,42 @@ final class RowDecoding {
         readAhead.keep(firstBytes);
     }
 
+    /** The first byte of row {@code row}'s record read early ({@link RecordPrefetch#first}), or 0 where that faults. */
+    private byte readFirst(int row) {
+        try {
+            return RecordPrefetch.first(samples, row);
+        } catch (InternalError e) {
+            return 0; // as for a group: the row's own check meets the fault again
+        }
+    }
+
     /** Pass 2 over rows {@code [start, end)}: their ragged values, copied to their offsets. */
     void secondPass(int start, int end) {
         for (int row = start; row < end; row++) {
-            format.copyRagged(samples.get(row), row, out);
+            samples.load(row, record, false);
+            format.copyRagged(record, row, out);
         }
     }
 
     /**
-     * Pass 1 for row {@code row}: every entry, then the rest of the record.
+     * Pass 1 for row {@code row}: its frame checked (where its dataset has not), every entry,
+     * then the rest of the record.
      *
      * @throws CorruptDataException if the record is malformed or does not fit
      */
     private void decode(int row) {
-        RecordSlice record = samples.get(row);
+        try {
+            samples.load(row, record, true);
+            decodeLoaded(row);
+        } catch (InternalError e) {
+            // A fault reading the record's file, which may be reported a little after the read
+            // that took it: the view names the record (RecordRows#load names it before reading).
+            throw RecordErrors.fault(record, e);
+        }
+    }
+
+    /** {@link #decode} of a row whose record is loaded and its frame checked. */
+    private void decodeLoaded(int row) {
         MemorySegment source = record.source();
         long start = record.start();
         reader.reset(source, start, record.end());
@@ -172,7 +203,7 @@ final class RowDecoding {
      * format's decoding into it, as into one method per entry, rather than into the row's loop,
      * whose budget of inlining they would exhaust.
      */
-    private void decodeEntry(RecordSlice record, int row, int e, long from, long to, boolean laidOut) {
+    private void decodeEntry(RecordView record, int row, int e, long from, long to, boolean laidOut) {
         if (from < 0) {
             if (layout != null) {
                 layout.noteMissing(e);

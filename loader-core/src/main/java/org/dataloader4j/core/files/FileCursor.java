@@ -2,7 +2,9 @@ package org.dataloader4j.core.files;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 import java.util.zip.CRC32C;
 import org.dataloader4j.api.Dataset;
@@ -120,13 +122,19 @@ public final class FileCursor {
 
     /** The position as a state of {@code kind}. */
     public DatasetState state(String kind) {
-        return DatasetState.of(kind, null)
-                .with("files", fingerprint)
-                .with("seed", seed)
-                .with("epoch", epoch)
-                .with("file", ended ? files.size() : position)
-                .with("offset", offset)
-                .with("record", record);
+        Map<String, Long> fields = new LinkedHashMap<>();
+        saveFields(fields);
+        return new DatasetState(kind, fields, null);
+    }
+
+    /** Adds the position's fields to {@code fields}: those of {@link #state}, for a state with more of its own. */
+    public void saveFields(Map<String, Long> fields) {
+        fields.put("files", fingerprint);
+        fields.put("seed", seed);
+        fields.put("epoch", epoch);
+        fields.put("file", (long) (ended ? files.size() : position));
+        fields.put("offset", offset);
+        fields.put("record", record);
     }
 
     /**

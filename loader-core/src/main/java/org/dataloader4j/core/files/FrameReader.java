@@ -43,6 +43,18 @@ public interface FrameReader {
     int payloadLength(MemorySegment file, long offset, String name, long record);
 
     /**
+     * The checks of {@link #payloadLength} that read only the frame's header (the length and,
+     * where the format has one, the length's CRC), and the payload's length they give. An index
+     * scan runs these, reading a line or two per record; the parse threads then run every check
+     * on each record they decode. The default runs every check.
+     *
+     * @throws CorruptDataException naming file, record and offset if the header is damaged
+     */
+    default int headerLength(MemorySegment file, long offset, String name, long record) {
+        return payloadLength(file, offset, name, record);
+    }
+
+    /**
      * Whether {@link #payloadLength} reads the whole payload (to check its CRC), so that the
      * frame's bytes are in the cache when it returns. A reader of frames whose payload is not
      * read reads a short one ahead itself ({@link MappedRecordLocator#READ_AHEAD_FRAME_BYTES}).

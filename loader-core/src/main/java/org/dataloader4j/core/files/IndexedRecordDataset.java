@@ -1,6 +1,5 @@
 package org.dataloader4j.core.files;
 
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -19,7 +18,7 @@ import org.dataloader4j.core.dataset.SampleAtATimeDataset;
  *
  * <p>Every file is mapped and indexed when the dataset is built (from its sidecar where that is
  * fresh, see {@link RecordIndex#open}); a damaged frame fails the build. Records are zero-copy
- * slices of the mappings, valid until {@link #close()}. Single-threaded; the slices may be read
+ * slices of the mappings, valid until {@link #close()}, each frame checked again as it is taken. Single-threaded; the slices may be read
  * from any thread until the dataset is closed.
  */
 public final class IndexedRecordDataset extends SampleAtATimeDataset<RecordSlice> implements RandomAccessDataset<RecordSlice> {
@@ -103,8 +102,10 @@ public final class IndexedRecordDataset extends SampleAtATimeDataset<RecordSlice
                 hi = mid - 1;
             }
         }
-        MemorySegment mapping = mappings.get(lo);
-        return indexes[lo].slice(mapping, files.get(lo).toString(), (int) (index - starts[lo]));
+        // Checked as the sequential readers check a frame: an index (a sidecar written by a
+        // header scan, say) vouches for where the frames are, not for their payloads.
+        long record = index - starts[lo];
+        return records.at(lo, record, indexes[lo].offset((int) record));
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
+import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +28,11 @@ import org.slf4j.LoggerFactory;
  * again and the sidecar rewritten, atomically (temporary file, then rename). A sidecar that
  * cannot be written is skipped: the index is kept in memory and the reason logged at debug.
  *
+ * <p>A scan for a reader reads the headers only and keeps damaged frames as entries
+ * ({@link #openHeaders}); the strict scan checks every frame whole and fails at the first damaged
+ * one ({@link #open}). A sidecar is written only for a file with no damaged frame, so both read
+ * the same sidecars.
+ *
  * <p>Immutable: {@code long[]} offsets and {@code int[]} lengths, 12 bytes per record.
  */
 public final class RecordIndex {
@@ -41,6 +47,8 @@ public final class RecordIndex {
     private final int[] lengths;
     private final int headerBytes;
     private final boolean fromSidecar;
+    /** Whether a frame is damaged: its entry has length -1 ({@link #scanHeaders}). */
+    private final boolean damaged;
     /** Written, never read: gives the scan's reads of each frame's last byte a use, so the compiler keeps them. */
     @SuppressWarnings("unused")
     private long lastBytes;
@@ -50,6 +58,11 @@ public final class RecordIndex {
         this.lengths = lengths;
         this.headerBytes = headerBytes;
         this.fromSidecar = fromSidecar;
+        boolean any = false;
+        for (int length : lengths) {
+            any |= length < 0;
+        }
+        this.damaged = any;
     }
 
     /** The sidecar of {@code file} in {@code dir}, or beside the file if {@code dir} is null. */
@@ -100,6 +113,80 @@ public final class RecordIndex {
         }
         RecordIndex index = new RecordIndex(Arrays.copyOf(offsets, n), Arrays.copyOf(lengths, n), frames.headerBytes(), false);
         index.lastBytes = lastBytes;
+        return index;
+    }
+
+    /**
+     * Indexes every frame of {@code file}, a mapping of {@code path}, by its header alone
+     * ({@link FrameReader#headerLength}): a line or two read per record, the payloads left for the
+     * parse threads to check as they decode them. A damaged frame does not stop the scan: it
+     * becomes an entry of length -1 at its offset, the scan goes on where the format's
+     * {@link FrameReader#afterDamage} says (as a reader that skips corrupt records does), and
+     * whoever reads that entry checks the frame again and gets its error. So records keep the
+     * numbers a sequential reader gives them.
+     *
+     * @throws org.dataloader4j.api.CorruptDataException if the file was cut short after it was mapped
+     * @throws IllegalArgumentException if the file holds more than {@code Integer.MAX_VALUE - 8} records
+     */
+    public static RecordIndex scanHeaders(MemorySegment file, FrameReader frames, Path path) {
+        String name = path.toString();
+        long[] offsets = new long[16];
+        int[] lengths = new int[16];
+        int n = 0;
+        long frameBytes = frames.headerBytes() + frames.footerBytes();
+        for (long offset = 0, size = file.byteSize(); offset < size; n++) {
+            int length;
+            long next;
+            try {
+                try {
+                    length = frames.headerLength(file, offset, name, n);
+                    next = offset + frameBytes + length;
+                } catch (CorruptDataException e) {
+                    length = -1;
+                    next = Math.min(size, Math.max(offset + 1, frames.afterDamage(file, offset)));
+                }
+            } catch (InternalError e) {
+                throw MappedFiles.shrunk(path, size, n, offset, e);
+            }
+            if (n == offsets.length) {
+                if (n >= Integer.MAX_VALUE - 16) {
+                    throw new IllegalArgumentException("too many records to index in " + name + ": records>" + n);
+                }
+                int grown = (int) Math.min(Integer.MAX_VALUE - 8L, n * 2L);
+                offsets = Arrays.copyOf(offsets, grown);
+                lengths = Arrays.copyOf(lengths, grown);
+            }
+            offsets[n] = offset;
+            lengths[n] = length;
+            offset = next;
+        }
+        return new RecordIndex(Arrays.copyOf(offsets, n), Arrays.copyOf(lengths, n), frames.headerBytes(), false);
+    }
+
+    /**
+     * The index of {@code file} for reading: from {@code sidecar} if it is fresh and sound,
+     * otherwise {@linkplain #scanHeaders scanned by the headers} and written there (if it can be,
+     * and if no frame is damaged: a sidecar describes a sound file).
+     *
+     * @param sidecar where the index is kept, e.g. {@link #sidecarFor}; null to keep it in memory only
+     */
+    public static RecordIndex openHeaders(Path file, MemorySegment mapping, FrameReader frames, Path sidecar) {
+        long mtime = -1;
+        try {
+            mtime = Files.getLastModifiedTime(file).to(TimeUnit.NANOSECONDS);
+        } catch (IOException e) {
+            LOG.debug("cannot stat {}, not using a sidecar", file, e);
+        }
+        if (sidecar != null && mtime != -1) {
+            RecordIndex read = read(sidecar, frames, mapping.byteSize(), mtime);
+            if (read != null) {
+                return read;
+            }
+        }
+        RecordIndex index = scanHeaders(mapping, frames, file);
+        if (sidecar != null && mtime != -1 && !index.damaged) {
+            index.write(sidecar, frames.ruleId(), mapping.byteSize(), mtime);
+        }
         return index;
     }
 
@@ -233,9 +320,14 @@ public final class RecordIndex {
         return offsets[i] + headerBytes;
     }
 
-    /** The length of record {@code i}'s payload. */
+    /** The length of record {@code i}'s payload, or -1 if its frame is damaged ({@link #scanHeaders}). */
     public int length(int i) {
         return lengths[i];
+    }
+
+    /** Whether a frame of the file is damaged, its entry's {@link #length} -1. */
+    public boolean damaged() {
+        return damaged;
     }
 
     /** Whether this index was read from a sidecar rather than scanned. */

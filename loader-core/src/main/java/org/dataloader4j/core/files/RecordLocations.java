@@ -29,12 +29,36 @@ public final class RecordLocations {
     /** Locations in {@code files}, in the order a reader was given them. */
     public RecordLocations(List<Path> files) {
         this.files = List.copyOf(files);
-        if (this.files.size() >= 1 << 23) {
-            throw new IllegalArgumentException("a reader locates records in at most " + (1 << 23) + " files: files=" + files.size());
-        }
+        checkFiles(this.files.size());
         for (int i = this.files.size() - 1; i >= 0; i--) {
             byName.put(this.files.get(i).toString(), i); // a file listed twice: its first index
         }
+    }
+
+    /**
+     * Throws if {@code files} files are more than locations can name.
+     *
+     * @throws IllegalArgumentException if they are
+     */
+    static void checkFiles(int files) {
+        if (files >= 1 << 23) {
+            throw new IllegalArgumentException("a reader locates records in at most " + (1 << 23) + " files: files=" + files);
+        }
+    }
+
+    /** The number of record {@code record} of file {@code file}: the first {@code long} of its location. */
+    public static long number(int file, long record) {
+        return (long) file << RECORD_BITS | record;
+    }
+
+    /** The file of record number {@code number}. */
+    public static int fileOf(long number) {
+        return (int) (number >>> RECORD_BITS);
+    }
+
+    /** The record index in its file of record number {@code number}. */
+    public static long recordOf(long number) {
+        return number & RECORD_MASK;
     }
 
     /** Writes the location of record {@code record} at {@code offset} in {@code file} (as shown in errors). */
@@ -47,7 +71,7 @@ public final class RecordLocations {
             lastName = file;
             lastIndex = index;
         }
-        to[at] = (long) lastIndex << RECORD_BITS | record;
+        to[at] = number(lastIndex, record);
         to[at + 1] = offset;
     }
 

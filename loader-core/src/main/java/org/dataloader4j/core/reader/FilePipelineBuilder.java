@@ -1,7 +1,6 @@
 package org.dataloader4j.core.reader;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -21,7 +20,10 @@ import org.dataloader4j.core.dataset.SkipCorruptDataset;
 import org.dataloader4j.core.dataset.SkipPolicy;
 import org.dataloader4j.core.dataset.ValidMaskParser;
 import org.dataloader4j.core.files.FileOrder;
+import org.dataloader4j.core.files.FrameReader;
 import org.dataloader4j.core.files.PartFiles;
+import org.dataloader4j.core.files.RecordFiles;
+import org.dataloader4j.core.files.RecordStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -143,7 +145,10 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         return self();
     }
 
-    /** Where {@link #distributed} keeps the record-index sidecars; default beside each file. */
+    /**
+     * Where the record-index sidecars of record files are kept (a folder the reader may write
+     * to, when the data's own is read-only); default beside each file.
+     */
     public B indexDir(Path indexDir) {
         this.indexDir = Objects.requireNonNull(indexDir, "indexDir");
         return self();
@@ -301,14 +306,21 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
      * The reader of a format of framed records: {@code files} read in file order (built by
      * {@code fileDataset} from this rank's files), or, with {@link #distributed}, this rank's share
      * of the records of every file through their index ({@code indexed} opens every file with the
-     * {@link #indexDir}, null for sidecars beside the files).
+     * {@link #indexDir}, null for sidecars beside the files). Where every file is a mapped file of
+     * records framed by {@code frames} (null if not: a compressed file), the files are indexed
+     * when the reader opens and its load thread deals in record numbers ({@link RecordStream}).
      *
      * @throws IllegalArgumentException if {@link #distributed} is combined with file sharding,
      *                                  epochs or a file order, or the batch size is not set
      */
-    protected DataReader assembleRecords(Function<List<Path>, Dataset<RecordSlice>> fileDataset,
+@SuppressWarnings("exports") // FrameReader: for the format modules, which see core.files
+        protected DataReader assembleRecords(Function<List<Path>, Dataset<RecordSlice>> fileDataset,
                                          BiFunction<List<Path>, Path, RandomAccessDataset<RecordSlice>> indexed,
-                                         Parser<RecordSlice> parser) {
+                                         Parser<RecordSlice> parser, FrameReader frames) {
+        if (distributed == null && frames != null && skipCorrupt.strict()) {
+            checkBatchSize(null);
+            return numbered(frames, parser);
+        }
         if (distributed == null) {
             return assemble(fileDataset.apply(resolveFiles()), parser);
         }
@@ -361,6 +373,36 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         }
     }
 
+    /**
+     * This rank's files indexed ({@link RecordFiles}, the scans over as many threads as the
+     * machine has cores) and read as record numbers, shuffled and batched by a {@link RecordStream}.
+     */
+    private DataReader numbered(FrameReader frames, Parser<RecordSlice> parser) {
+        ReaderOptions options = readerOptions();
+        RecordFiles records = RecordFiles.open(resolveFiles(), frames, indexDir, options.name() + "-index",
+                Runtime.getRuntime().availableProcessors());
+        RecordStream stream;
+        try {
+            stream = new RecordStream(records, epochs, shuffleAfterEpoch, fileOrderSeed(), batchSize, dropRemainder,
+                    randomShuffle ? shuffleBufferSize : 0, randomShuffle ? shuffleSeed(options) : 0);
+        } catch (RuntimeException e) {
+            records.close();
+            throw e;
+        }
+        return DataReader.of(stream, parser, options);
+    }
+
+    /** The seed of the shuffle buffer: the user's, or a random one, logged. */
+    private long shuffleSeed(ReaderOptions options) {
+        if (seed != -1) {
+            return seed;
+        }
+        // Logged and kept in the state, so an unseeded run can be reproduced and resumed.
+        long drawn = ThreadLocalRandom.current().nextLong();
+        LOG.info("reader {}: no seed given, shuffling with seed {}", options.name(), drawn);
+        return drawn;
+    }
+
     private <T> DataReader pipeline(Dataset<T> source, Parser<? super T> parser) {
         ReaderOptions options = readerOptions();
         Dataset<T> dataset = source;
@@ -369,13 +411,7 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
                 dataset = new SkipCorruptDataset<>(dataset, parser, skipCorrupt);
             }
             if (randomShuffle) {
-                long shuffleSeed = seed;
-                if (shuffleSeed == -1) {
-                    // Logged and kept in the state, so an unseeded run can be reproduced and resumed.
-                    shuffleSeed = ThreadLocalRandom.current().nextLong();
-                    LOG.info("reader {}: no seed given, shuffling with seed {}", options.name(), shuffleSeed);
-                }
-                dataset = new RandomShuffleDataset<>(dataset, shuffleBufferSize, shuffleSeed);
+                dataset = new RandomShuffleDataset<>(dataset, shuffleBufferSize, shuffleSeed(options));
             }
             dataset = new BatchDataset<>(dataset, batchSize, dropRemainder);
         } catch (RuntimeException e) {

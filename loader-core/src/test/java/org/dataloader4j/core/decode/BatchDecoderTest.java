@@ -21,6 +21,7 @@ import org.dataloader4j.api.Shape;
 import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.batch.BatchBuffer;
 import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.dataset.RecordView;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
 import org.dataloader4j.core.testing.ByteMutations;
 import org.dataloader4j.core.testing.ParserChecks;
@@ -81,7 +82,7 @@ class BatchDecoderTest {
         }
 
         @Override
-        public void decode(RecordSlice record, int row, int e, long entryStart, long entryEnd, BatchOutputs out) {
+        public void decode(RecordView record, int row, int e, long entryStart, long entryEnd, BatchOutputs out) {
             OutputColumn col = COLUMNS[e];
             if (e == 0) {
                 imagesDecoded.incrementAndGet();
@@ -108,7 +109,7 @@ class BatchDecoderTest {
         }
 
         @Override
-        public void copyRagged(RecordSlice record, int row, BatchOutputs out) {
+        public void copyRagged(RecordView record, int row, BatchOutputs out) {
             long length = out.length(2, row);
             if (length > 0) {
                 reader.reset(record.source(), record.start(), record.end());

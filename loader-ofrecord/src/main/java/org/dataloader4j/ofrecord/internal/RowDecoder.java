@@ -3,7 +3,7 @@ package org.dataloader4j.ofrecord.internal;
 import static org.dataloader4j.core.decode.RecordErrors.corrupt;
 
 import org.dataloader4j.api.CorruptDataException;
-import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.dataset.RecordView;
 import org.dataloader4j.core.decode.BatchOutputs;
 import org.dataloader4j.core.decode.EntryDecoder;
 import org.dataloader4j.core.decode.ValueCopier;
@@ -56,7 +56,7 @@ final class RowDecoder implements EntryDecoder {
      * @throws CorruptDataException if the feature does not fit the column
      */
     @Override
-    public void decode(RecordSlice record, int row, int c, long entryStart, long entryEnd, BatchOutputs out) {
+    public void decode(RecordView record, int row, int c, long entryStart, long entryEnd, BatchOutputs out) {
         Column col = columns[c];
         if (entryStart < 0) {
             decodeMissing(record, row, c, out);
@@ -96,7 +96,7 @@ final class RowDecoder implements EntryDecoder {
      * The error of a feature of {@code count} values that {@code col}'s rows do not take. Its own
      * method, so that {@link #decode} stays small enough for the compiler to inline.
      */
-    private static CorruptDataException countError(RecordSlice record, Column col, long count) {
+    private static CorruptDataException countError(RecordView record, Column col, long count) {
         int rowElements = col.rowElements();
         if (!col.ragged()) {
             return corrupt(record, "feature " + col.name() + " has " + count + " values, its rows hold " + rowElements);
@@ -106,7 +106,7 @@ final class RowDecoder implements EntryDecoder {
                 : "feature " + col.name() + " has " + count + " values, its rows hold at most " + rowElements);
     }
 
-    private void decodeMissing(RecordSlice record, int row, int c, BatchOutputs out) {
+    private void decodeMissing(RecordView record, int row, int c, BatchOutputs out) {
         Column col = columns[c];
         if (!col.hasDefault()) {
             throw corrupt(record, "missing feature " + col.name());
@@ -124,7 +124,7 @@ final class RowDecoder implements EntryDecoder {
      * exactly one string into UINT8 or INT8, or a numeric list into a column that is not for
      * bytes only.
      */
-    private ListKind checkedKind(RecordSlice record, Column col) {
+    private ListKind checkedKind(RecordView record, Column col) {
         ListKind kind = feature.kind();
         if (kind == null) {
             throw corrupt(record, "feature " + col.name() + " holds no list (its Feature sets no kind)");
@@ -146,7 +146,7 @@ final class RowDecoder implements EntryDecoder {
 
     /** Copies the ragged columns of {@code row} to their offsets; the first pass checked them. */
     @Override
-    public void copyRagged(RecordSlice record, int row, BatchOutputs out) {
+    public void copyRagged(RecordView record, int row, BatchOutputs out) {
         for (int c = 0; c < columns.length; c++) {
             long length = columns[c].ragged() ? out.length(c, row) : 0;
             if (length == 0) {

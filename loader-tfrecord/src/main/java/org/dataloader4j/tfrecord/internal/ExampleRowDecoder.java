@@ -5,7 +5,7 @@ import static org.dataloader4j.core.decode.RecordErrors.corrupt;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.dataset.RecordView;
 import org.dataloader4j.core.decode.BatchOutputs;
 import org.dataloader4j.core.decode.EntryDecoder;
 import org.dataloader4j.core.decode.ValueCopier;
@@ -70,7 +70,7 @@ final class ExampleRowDecoder implements EntryDecoder {
     }
 
     @Override
-    public void decodeRest(RecordSlice record, int row, BatchOutputs out) {
+    public void decodeRest(RecordView record, int row, BatchOutputs out) {
         for (int s = features; s < specColumns.length; s++) {
             decodeList(record, row, specColumns[s], listStart[s - features], listEnd[s - features], out);
         }
@@ -81,7 +81,7 @@ final class ExampleRowDecoder implements EntryDecoder {
      * {@code [start, end)}, or from its absence (-1).
      */
     @Override
-    public void decode(RecordSlice record, int row, int s, long start, long end, BatchOutputs out) {
+    public void decode(RecordView record, int row, int s, long start, long end, BatchOutputs out) {
         int c = specColumns[s];
         FeatureColumn col = columns[c];
         if (col.role() == Role.VAR_BYTES) {
@@ -121,7 +121,7 @@ final class ExampleRowDecoder implements EntryDecoder {
      * A {@code VarLenBytesFeature}'s columns (bytes {@code c}, then lengths) of {@code row}, from
      * the resolved feature of the map entry {@code [start, end)}, or from its absence (-1).
      */
-    private void decodeStrings(RecordSlice record, int row, int c, long start, long end, BatchOutputs out) {
+    private void decodeStrings(RecordView record, int row, int c, long start, long end, BatchOutputs out) {
         FeatureColumn col = columns[c];
         long strings = 0;
         long bytes = 0;
@@ -143,7 +143,7 @@ final class ExampleRowDecoder implements EntryDecoder {
         return bytes;
     }
 
-    private void fillDefault(RecordSlice record, int row, int c, BatchOutputs out) {
+    private void fillDefault(RecordView record, int row, int c, BatchOutputs out) {
         FeatureColumn col = columns[c];
         MemorySegment defaultRow = col.defaultRow();
         if (defaultRow == null) {
@@ -153,7 +153,7 @@ final class ExampleRowDecoder implements EntryDecoder {
     }
 
     /** Feature-list column {@code c} of {@code row} from the entry {@code [start, end)}, or its absence (-1). */
-    private void decodeList(RecordSlice record, int row, int c, long start, long end, BatchOutputs out) {
+    private void decodeList(RecordView record, int row, int c, long start, long end, BatchOutputs out) {
         FeatureColumn col = columns[c];
         if (start < 0) {
             for (int k = c; k <= c + col.companions(); k++) {
@@ -184,7 +184,7 @@ final class ExampleRowDecoder implements EntryDecoder {
      * A {@code BytesSequenceFeature}'s columns (bytes, lengths, strings per step) or a
      * {@code VarLenSequenceFeature}'s (values, values per step) of {@code row}, from {@code c}.
      */
-    private void decodeVarSteps(RecordSlice record, int row, int c, long start, long end, BatchOutputs out) {
+    private void decodeVarSteps(RecordView record, int row, int c, long start, long end, BatchOutputs out) {
         FeatureColumn col = columns[c];
         boolean strings = col.role() == Role.BYTES_SEQUENCE;
         int n;
@@ -218,7 +218,7 @@ final class ExampleRowDecoder implements EntryDecoder {
 
     /** Copies the ragged columns of {@code row} to their offsets; pass 1 checked every one of them. */
     @Override
-    public void copyRagged(RecordSlice record, int row, BatchOutputs out) {
+    public void copyRagged(RecordView record, int row, BatchOutputs out) {
         for (int c : specColumns) {
             FeatureColumn col = columns[c];
             if (!col.ragged() || empty(c, row, out)) {

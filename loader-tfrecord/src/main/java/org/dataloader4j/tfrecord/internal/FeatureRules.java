@@ -3,7 +3,7 @@ package org.dataloader4j.tfrecord.internal;
 import static org.dataloader4j.core.decode.RecordErrors.corrupt;
 
 import org.dataloader4j.api.CorruptDataException;
-import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.dataset.RecordView;
 import org.dataloader4j.core.wire.FeatureView;
 import org.dataloader4j.core.wire.ListKind;
 import org.dataloader4j.core.wire.WireReader;
@@ -35,7 +35,7 @@ final class FeatureRules {
      * @throws CorruptDataException if the list is not one the column reads, or a bytes_list holds
      *                              more strings than the column takes
      */
-    long elements(RecordSlice record, FeatureColumn col, int step) {
+    long elements(RecordView record, FeatureColumn col, int step) {
         ListKind kind = kind(record, col, step);
         if (kind == null) {
             return -1;
@@ -65,7 +65,7 @@ final class FeatureRules {
      *
      * @throws CorruptDataException if the list is not one the column reads
      */
-    ListKind kind(RecordSlice record, FeatureColumn col, int step) {
+    ListKind kind(RecordView record, FeatureColumn col, int step) {
         ListKind kind = feature.kind();
         if (kind != null && !col.reads(kind)) {
             throw corrupt(record, key(col, step) + "Data types don't match: " + subject(col, step) + " is " + a(kind)
@@ -78,7 +78,7 @@ final class FeatureRules {
      * Checks that a row of {@code strings} byte strings of {@code bytes} bytes in all fits
      * {@code col} (the bytes) and {@code lengths} (its lengths companion).
      */
-    void checkStrings(RecordSlice record, FeatureColumn col, FeatureColumn lengths, long strings, long bytes) {
+    void checkStrings(RecordView record, FeatureColumn col, FeatureColumn lengths, long strings, long bytes) {
         if (strings > lengths.rowElements()) {
             throw corrupt(record, key(col, -1) + owner(col) + " has " + strings + " strings, more than maxStringsPerRow="
                     + lengths.rowElements());
@@ -90,7 +90,7 @@ final class FeatureRules {
     }
 
     /** Checks that a feature list's steps of {@code values} values in all fit. */
-    void checkValues(RecordSlice record, FeatureColumn col, long values) {
+    void checkValues(RecordView record, FeatureColumn col, long values) {
         if (values > col.rowElements()) {
             throw corrupt(record, key(col, -1) + owner(col) + " has " + values + " values, more than maxValuesPerRow="
                     + col.rowElements());
@@ -98,7 +98,7 @@ final class FeatureRules {
     }
 
     /** Checks that a fixed-length row (or step, if {@code step >= 0}) got exactly its element count. */
-    void checkFixed(RecordSlice record, FeatureColumn col, long count, int step) {
+    void checkFixed(RecordView record, FeatureColumn col, long count, int step) {
         int holds = step >= 0 ? col.stepElements() : col.rowElements();
         if (count == holds) {
             return;
@@ -111,7 +111,7 @@ final class FeatureRules {
     }
 
     /** Checks that a variable-length row of {@code count} elements (-1: no list) fits. */
-    void checkRagged(RecordSlice record, FeatureColumn col, long count) {
+    void checkRagged(RecordView record, FeatureColumn col, long count) {
         if (count <= col.rowElements()) {
             return;
         }
@@ -121,7 +121,7 @@ final class FeatureRules {
     }
 
     /** Checks that a feature list of {@code steps} steps fits. */
-    void checkSteps(RecordSlice record, FeatureColumn col, int steps) {
+    void checkSteps(RecordView record, FeatureColumn col, int steps) {
         if (steps > col.maxSteps()) {
             throw corrupt(record, key(col, -1) + "Feature list " + col.name() + " has " + steps
                     + " steps, more than maxSteps=" + col.maxSteps());
@@ -129,7 +129,7 @@ final class FeatureRules {
     }
 
     /** The error of a record without a required fixed-length feature. */
-    CorruptDataException missing(RecordSlice record, FeatureColumn col) {
+    CorruptDataException missing(RecordView record, FeatureColumn col) {
         return corrupt(record, key(col, -1) + "Feature: " + col.name() + " (data type: " + col.dataType()
                 + ") is required but could not be found (a FixedLenFeature without a default)");
     }

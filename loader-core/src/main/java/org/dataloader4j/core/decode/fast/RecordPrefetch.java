@@ -2,8 +2,7 @@ package org.dataloader4j.core.decode.fast;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.List;
-import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.dataset.RecordRows;
 
 /**
  * Reads a group of records' bytes, one byte per cache line, before they are decoded: a software
@@ -52,14 +51,16 @@ public final class RecordPrefetch {
      * and returns the row after the last one read: at least {@code from + 1} (if
      * {@code from < to}), at most {@code to}.
      */
-    public int group(List<? extends RecordSlice> samples, int from, int to, long outputRowBytes) {
+    public int group(RecordRows samples, int from, int to, long outputRowBytes) {
         long budget = GROUP_BYTES;
         long sum = 0;
         int row = from;
         while (row < to && budget > 0) {
-            RecordSlice r = samples.get(row++);
-            sum += lines(r.source(), r.start(), r.start() + Math.min(r.length(), budget));
-            budget -= r.length() + outputRowBytes;
+            long start = samples.start(row);
+            int length = samples.length(row);
+            sum += lines(samples.source(row), start, start + Math.min(length, budget));
+            budget -= length + outputRowBytes;
+            row++;
         }
         keep(sum);
         return row;
@@ -89,12 +90,11 @@ public final class RecordPrefetch {
      * on: in a shuffled batch that record's first line is a miss, which then comes in during this
      * copy, and that record's copy does not begin by waiting for it. Stateless.
      */
-    public static byte first(List<? extends RecordSlice> samples, int row) {
-        if (row >= samples.size()) {
+    public static byte first(RecordRows samples, int row) {
+        if (row >= samples.size() || samples.length(row) == 0) {
             return 0;
         }
-        RecordSlice r = samples.get(row);
-        return r.length() == 0 ? 0 : r.source().get(ValueLayout.JAVA_BYTE, r.start());
+        return samples.source(row).get(ValueLayout.JAVA_BYTE, samples.start(row));
     }
 
     /** Gives the loads that made {@code sum} a use, so that the compiler keeps them. */

@@ -5,6 +5,7 @@ import java.util.List;
 import org.dataloader4j.api.ByteSized;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.core.dataset.BatchingDataset;
 import org.dataloader4j.core.dataset.ForwardingDataset;
 import org.dataloader4j.core.dataset.SampleRecycler;
 
@@ -54,7 +55,7 @@ final class LoadLoop<T> implements Runnable {
             int sinceCheckpoint = 0;
             // The list the next batch's samples go into: a new one until the ring has gone round
             // once, then the list of the batch whose slot is claimed.
-            List<T> batch = new ArrayList<>(capacity);
+            List<T> batch = newBatch();
             for (long index = 0; ; index++) {
                 long epoch = 0;
                 Throwable failure = null;
@@ -100,7 +101,7 @@ final class LoadLoop<T> implements Runnable {
                     }
                     batch = done;
                 } else {
-                    batch = new ArrayList<>(capacity);
+                    batch = newBatch();
                 }
             }
         } catch (Throwable t) {
@@ -108,11 +109,21 @@ final class LoadLoop<T> implements Runnable {
         }
     }
 
+    /** A list for one batch: the dataset's own kind, if it batches. */
+    private List<T> newBatch() {
+        return dataset instanceof BatchingDataset<T> batching ? batching.newBatch() : new ArrayList<>(capacity);
+    }
+
     private void count(List<T> batch) {
         long bytes = 0;
-        for (T sample : batch) {
-            if (sample instanceof ByteSized sized) {
-                bytes += sized.byteSize();
+        if (batch instanceof ByteSized sized) {
+            // A batch that knows its bytes (record numbers): its samples are not objects to ask.
+            bytes = sized.byteSize();
+        } else {
+            for (T sample : batch) {
+                if (sample instanceof ByteSized sized) {
+                    bytes += sized.byteSize();
+                }
             }
         }
         samples += batch.size();

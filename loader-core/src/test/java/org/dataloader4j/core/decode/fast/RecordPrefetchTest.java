@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import org.dataloader4j.core.dataset.RecordRows;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.junit.jupiter.api.Test;
 
@@ -32,16 +33,16 @@ class RecordPrefetchTest {
     void aGroupEndsOnceItsRecordsReachTheBudget() {
         try (Arena arena = Arena.ofConfined()) {
             List<RecordSlice> r = records(arena, BUDGET / 2, BUDGET / 2, 10, BUDGET, 10, 10);
-            assertEquals(2, prefetch.group(r, 0, 6, 0), "the second record spends the budget");
-            assertEquals(4, prefetch.group(r, 1, 6, 0), "a group ends with the record that passes the budget");
-            assertEquals(6, prefetch.group(r, 4, 6, 0), "small records fill a group up to the range's end");
-            assertEquals(3, prefetch.group(r, 2, 3, 0));
-            assertEquals(3, prefetch.group(r, 3, 3, 0), "an empty range");
+            assertEquals(2, prefetch.group(RecordRows.of(r), 0, 6, 0), "the second record spends the budget");
+            assertEquals(4, prefetch.group(RecordRows.of(r), 1, 6, 0), "a group ends with the record that passes the budget");
+            assertEquals(6, prefetch.group(RecordRows.of(r), 4, 6, 0), "small records fill a group up to the range's end");
+            assertEquals(3, prefetch.group(RecordRows.of(r), 2, 3, 0));
+            assertEquals(3, prefetch.group(RecordRows.of(r), 3, 3, 0), "an empty range");
             List<RecordSlice> small = records(arena, 1000, 1000, 1000, 1000, 1000, 1000);
-            assertEquals(4, prefetch.group(small, 0, 6, BUDGET / 4 - 1000),
+            assertEquals(4, prefetch.group(RecordRows.of(small), 0, 6, BUDGET / 4 - 1000),
                     "the output rows the records go to count against the budget");
             List<RecordSlice> nearlyFull = records(arena, BUDGET - 1, 1, 1);
-            assertEquals(2, prefetch.group(nearlyFull, 0, 3, 0), "one byte of budget left takes one more record");
+            assertEquals(2, prefetch.group(RecordRows.of(nearlyFull), 0, 3, 0), "one byte of budget left takes one more record");
         }
     }
 
@@ -49,7 +50,7 @@ class RecordPrefetchTest {
     void aRecordOverTheBudgetIsAGroupOfItsOwn() {
         try (Arena arena = Arena.ofConfined()) {
             List<RecordSlice> r = records(arena, 3 * BUDGET + 5, 1);
-            assertEquals(1, prefetch.group(r, 0, 2, 0));
+            assertEquals(1, prefetch.group(RecordRows.of(r), 0, 2, 0));
         }
     }
 
@@ -66,12 +67,12 @@ class RecordPrefetchTest {
                 }
             }
             for (int from = 0; from < r.size(); ) {
-                int end = prefetch.group(r, from, r.size(), 0);
+                int end = prefetch.group(RecordRows.of(r), from, r.size(), 0);
                 assertTrue(end > from, "a group holds at least one record");
                 from = end;
             }
             MemorySegment heap = MemorySegment.ofArray(new byte[7]);
-            assertEquals(1, prefetch.group(List.of(new RecordSlice(heap, "f", 0, 0)), 0, 1, 0),
+            assertEquals(1, prefetch.group(RecordRows.of(List.of(new RecordSlice(heap, "f", 0, 0))), 0, 1, 0),
                     "inflated records live on the heap");
         }
     }
@@ -102,10 +103,10 @@ class RecordPrefetchTest {
                     // Empty, and at the very end of its segment: a read of its first byte would throw.
                     new RecordSlice(bytes, 8, 0, "f", 1, 8),
                     new RecordSlice(bytes.asSlice(5, 1), "f", 2, 5));
-            assertEquals(42, RecordPrefetch.first(r, 0), "a record's first byte, at its start in its segment");
-            assertEquals(0, RecordPrefetch.first(r, 1), "an empty record has no byte to read");
-            assertEquals(-7, RecordPrefetch.first(r, 2));
-            assertEquals(0, RecordPrefetch.first(r, 3), "past the last row there is no record");
+            assertEquals(42, RecordPrefetch.first(RecordRows.of(r), 0), "a record's first byte, at its start in its segment");
+            assertEquals(0, RecordPrefetch.first(RecordRows.of(r), 1), "an empty record has no byte to read");
+            assertEquals(-7, RecordPrefetch.first(RecordRows.of(r), 2));
+            assertEquals(0, RecordPrefetch.first(RecordRows.of(r), 3), "past the last row there is no record");
         }
     }
 }

@@ -1,0 +1,109 @@
+package org.dataloader4j.core.files;
+
+import java.lang.foreign.MemorySegment;
+import java.util.AbstractList;
+import java.util.Arrays;
+import java.util.RandomAccess;
+import org.dataloader4j.api.ByteSized;
+import org.dataloader4j.core.dataset.RecordRows;
+import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.dataset.RecordView;
+
+/**
+ * One batch of records of {@link RecordFiles} as their numbers: what a reader's load thread
+ * hands the parse stage for a file of framed records. The parsers of the record formats read it
+ * as {@link RecordRows}, checking each record's frame as they decode it, with no object per
+ * record; any other parser reads it as a list, whose {@link #get} checks the record and makes a
+ * {@link RecordSlice} of it.
+ *
+ * <p>Filled by one thread (the load thread), then read by the parse threads after the ring's
+ * hand-off; cleared and filled again when its slot comes round.
+ */
+public final class RecordBatch extends AbstractList<RecordSlice> implements RecordRows, RandomAccess, ByteSized {
+    private final RecordFiles files;
+    private long[] numbers;
+    private int size;
+    private long bytes;
+
+    /** An empty batch of records of {@code files}, with room for {@code capacity} without growing. */
+    public RecordBatch(RecordFiles files, int capacity) {
+        this.files = files;
+        this.numbers = new long[Math.max(1, capacity)];
+    }
+
+    /** The files whose records this batch numbers. */
+    public RecordFiles files() {
+        return files;
+    }
+
+    /** Adds record {@code number} as the last row. */
+    public void addNumber(long number) {
+        if (size == numbers.length) {
+            numbers = Arrays.copyOf(numbers, size * 2);
+        }
+        numbers[size++] = number;
+        bytes += files.length(number);
+    }
+
+    /** Row {@code row}'s record number. */
+    public long number(int row) {
+        return numbers[checkRow(row)];
+    }
+
+    /** Keeps the first {@code rows} rows. */
+    public void truncate(int rows) {
+        if (rows < 0 || rows > size) {
+            throw new IndexOutOfBoundsException("rows " + rows + " of " + size);
+        }
+        for (int i = rows; i < size; i++) {
+            bytes -= files.length(numbers[i]);
+        }
+        size = rows;
+    }
+
+    @Override
+    public RecordSlice get(int row) {
+        return files.slice(numbers[checkRow(row)]);
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public void clear() {
+        size = 0;
+        bytes = 0;
+    }
+
+    @Override
+    public void load(int row, RecordView into, boolean check) {
+        files.load(numbers[checkRow(row)], into, check);
+    }
+
+    @Override
+    public MemorySegment source(int row) {
+        return files.source(numbers[checkRow(row)]);
+    }
+
+    @Override
+    public long start(int row) {
+        return files.start(numbers[checkRow(row)]);
+    }
+
+    @Override
+    public int length(int row) {
+        return files.length(numbers[checkRow(row)]);
+    }
+
+    /** The payload bytes of the rows, as indexed. */
+    @Override
+    public long byteSize() {
+        return bytes;
+    }
+
+    private int checkRow(int row) {
+        return java.util.Objects.checkIndex(row, size);
+    }
+}

@@ -1,0 +1,173 @@
+package org.dataloader4j.core.files;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.List;
+import org.dataloader4j.api.CorruptDataException;
+import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.dataset.RecordView;
+import org.dataloader4j.core.parallel.MultiThreadLoop;
+
+/**
+ * Record files opened for reading by record number: each file mapped once and indexed once (from
+ * its sidecar where that is fresh, otherwise by a scan of its frames' headers, files scanned in
+ * parallel), for as long as the reader lives. A record is named by one {@code long}, its file's
+ * position in the list and its index in the file ({@link RecordLocations#number}), so that a
+ * reader's load thread can shuffle and batch records as numbers, touching no record bytes.
+ *
+ * <p>Whoever decodes a record {@link #load loads} it, on its own thread: its frame is checked there
+ * with every check of the format ({@link FrameReader#payloadLength}: lengths, CRCs) and against its
+ * index entry, and a damaged frame fails there, naming file, record and offset. So the checks run
+ * on the parse threads, side by side, and page faults fall where the bytes are copied.
+ *
+ * <p>{@link #load} and {@link #slice} may be called from any thread until {@link #close()}.
+ */
+public final class RecordFiles implements AutoCloseable {
+    private final List<Path> files;
+    private final String[] names;
+    private final MappedFiles mappings;
+    private final FrameReader frames;
+    private final RecordIndex[] indexes;
+    private final long size;
+
+    private RecordFiles(List<Path> files, MappedFiles mappings, FrameReader frames, RecordIndex[] indexes) {
+        this.files = files;
+        this.names = files.stream().map(Path::toString).toArray(String[]::new);
+        this.mappings = mappings;
+        this.frames = frames;
+        this.indexes = indexes;
+        long total = 0;
+        for (RecordIndex index : indexes) {
+            total += index.size();
+        }
+        this.size = total;
+    }
+
+    /**
+     * Maps and indexes {@code files} ({@link RecordIndex#openHeaders}), the scans split over up to
+     * {@code threads} threads named {@code name-1} and up, which end before this returns.
+     *
+     * @param indexDir where the sidecars are kept, or null to keep each beside its file
+     * @throws IllegalArgumentException if there are no files, or more than {@link RecordLocations} numbers
+     * @throws java.io.UncheckedIOException if a file cannot be mapped
+     */
+    public static RecordFiles open(List<Path> files, FrameReader frames, Path indexDir, String name, int threads) {
+        List<Path> list = List.copyOf(files);
+        if (list.isEmpty()) {
+            throw new IllegalArgumentException("a dataset needs at least one file");
+        }
+        RecordLocations.checkFiles(list.size());
+        MappedFiles mappings = new MappedFiles(list);
+        RecordIndex[] indexes = new RecordIndex[list.size()];
+        try (MultiThreadLoop loop = new MultiThreadLoop(name, Math.max(1, Math.min(threads, list.size())))) {
+            loop.forEach(list.size(), f -> {
+                Path file = list.get(f);
+                indexes[f] = RecordIndex.openHeaders(file, mappings.get(f), frames, RecordIndex.sidecarFor(file, indexDir));
+            });
+        } catch (RuntimeException | Error e) {
+            mappings.close();
+            throw e;
+        }
+        return new RecordFiles(list, mappings, frames, indexes);
+    }
+
+    /** The files, in the order given. */
+    public List<Path> files() {
+        return files;
+    }
+
+    /** The records of file {@code file}. */
+    public int records(int file) {
+        return indexes[file].size();
+    }
+
+    /** The records of every file. */
+    public long size() {
+        return size;
+    }
+
+    /** The index of file {@code file}. */
+    public RecordIndex index(int file) {
+        return indexes[file];
+    }
+
+    /** The bytes of record {@code record} of file {@code file} in its file, frame included, up to the next frame. */
+    long frameBytes(int file, int record) {
+        RecordIndex index = indexes[file];
+        long end = record + 1 < index.size() ? index.offset(record + 1) : mappings.get(file).byteSize();
+        return end - index.offset(record);
+    }
+
+    /**
+     * Points {@code into} at record {@code number} ({@link RecordLocations#number}). With
+     * {@code check}, its frame is checked first with every check of the format, and its length
+     * against the index.
+     *
+     * @throws CorruptDataException naming file, record and offset if {@code check} and the frame
+     *         is damaged, or the file was changed or cut short after it was indexed
+     */
+    public void load(long number, RecordView into, boolean check) {
+        int file = RecordLocations.fileOf(number);
+        int record = (int) RecordLocations.recordOf(number);
+        RecordIndex index = indexes[file];
+        MemorySegment mapping = mappings.get(file);
+        long offset = index.offset(record);
+        int length = index.length(record);
+        // Named first: a fault reading a mapping may be reported a little after the read that
+        // took it, so whoever catches it finds the record in the view.
+        into.set(mapping, offset + frames.headerBytes(), length, names[file], record, offset);
+        if (check) {
+            into.keepRead(checkFrame(file, record, offset, length, mapping));
+        }
+    }
+
+    /** Checks the frame; returns its last byte where the format's check did not read the payload, else 0. */
+    private byte checkFrame(int file, int record, long offset, int indexed, MemorySegment mapping) {
+        int length;
+        byte last = 0;
+        try {
+            length = frames.payloadLength(mapping, offset, names[file], record);
+            if (!frames.readsPayload() && length == indexed && length > 0) {
+                // The frame's last byte: a file cut short after it was mapped fails here, naming
+                // the record the cut falls in, not in the decoding of its payload.
+                last = mapping.get(ValueLayout.JAVA_BYTE, offset + frames.headerBytes() + length - 1);
+            }
+        } catch (InternalError e) {
+            throw MappedFiles.shrunk(files.get(file), mapping.byteSize(), record, offset, e);
+        }
+        if (length != indexed) {
+            throw new CorruptDataException(names[file], record, offset, "the frame's length is " + length
+                    + " but was " + indexed + " when the file was indexed: the file changed after it was opened");
+        }
+        return last;
+    }
+
+    /** Record {@code number}, checked as {@link #load} checks it, as a slice of its file's mapping. */
+    public RecordSlice slice(long number) {
+        RecordView view = new RecordView();
+        load(number, view, true);
+        return new RecordSlice(view.source(), view.start(), view.length(), view.file(), view.index(), view.offset());
+    }
+
+    /** The segment holding record {@code number}'s payload; unchecked. */
+    MemorySegment source(long number) {
+        return mappings.get(RecordLocations.fileOf(number));
+    }
+
+    /** Where record {@code number}'s payload starts in its {@link #source}; unchecked. */
+    long start(long number) {
+        return indexes[RecordLocations.fileOf(number)].payloadOffset((int) RecordLocations.recordOf(number));
+    }
+
+    /** Record {@code number}'s payload length as indexed, 0 for a damaged frame; unchecked. */
+    int length(long number) {
+        return Math.max(0, indexes[RecordLocations.fileOf(number)].length((int) RecordLocations.recordOf(number)));
+    }
+
+    /** Unmaps every file; records loaded before become invalid. Idempotent. */
+    @Override
+    public void close() {
+        mappings.close();
+    }
+}
