@@ -159,9 +159,4 @@ public final class NumberShuffle {
         filled = state.field("filled") != 0;
         epoch = state.field("shuffleEpoch");
     }
-
-    /** The seed in use: the one given, or the restored one. */
-    public long seed() {
-        return seed;
-    }
 }

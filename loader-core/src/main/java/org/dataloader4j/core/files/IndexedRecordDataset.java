@@ -18,8 +18,8 @@ import org.dataloader4j.core.dataset.SampleAtATimeDataset;
  *
  * <p>Every file is mapped and indexed when the dataset is built (from its sidecar where that is
  * fresh, see {@link RecordIndex#open}); a damaged frame fails the build. Records are zero-copy
- * slices of the mappings, valid until {@link #close()}, each frame checked again as it is taken. Single-threaded; the slices may be read
- * from any thread until the dataset is closed.
+ * slices of the mappings, valid until {@link #close()}, each frame checked again as it is taken.
+ * Single-threaded; the slices may be read from any thread until the dataset is closed.
  */
 public final class IndexedRecordDataset extends SampleAtATimeDataset<RecordSlice> implements RandomAccessDataset<RecordSlice> {
     static final String KIND = "indexed";

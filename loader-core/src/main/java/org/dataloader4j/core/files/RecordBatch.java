@@ -45,11 +45,6 @@ public final class RecordBatch extends AbstractList<RecordSlice> implements Reco
         bytes += files.length(number);
     }
 
-    /** Row {@code row}'s record number. */
-    public long number(int row) {
-        return numbers[checkRow(row)];
-    }
-
     /** Keeps the first {@code rows} rows. */
     public void truncate(int rows) {
         if (rows < 0 || rows > size) {

@@ -87,11 +87,6 @@ public final class RecordFiles implements AutoCloseable {
         return size;
     }
 
-    /** The index of file {@code file}. */
-    public RecordIndex index(int file) {
-        return indexes[file];
-    }
-
     /** The bytes of record {@code record} of file {@code file} in its file, frame included, up to the next frame. */
     long frameBytes(int file, int record) {
         RecordIndex index = indexes[file];

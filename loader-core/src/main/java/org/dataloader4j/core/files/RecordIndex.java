@@ -72,48 +72,15 @@ public final class RecordIndex {
     }
 
     /**
-     * Scans every frame of {@code file}, a mapping of {@code path}, with {@code frames}.
+     * Scans every frame of {@code file}, a mapping of {@code path}, with every check of
+     * {@code frames}.
      *
      * @throws org.dataloader4j.api.CorruptDataException if a frame is damaged, or the file was
      *         cut short after it was mapped, naming the record the new end cuts
      * @throws IllegalArgumentException if the file holds more than {@code Integer.MAX_VALUE - 8} records
      */
     public static RecordIndex scan(MemorySegment file, FrameReader frames, Path path) {
-        String name = path.toString();
-        long[] offsets = new long[16];
-        int[] lengths = new int[16];
-        int n = 0;
-        long frameBytes = frames.headerBytes() + frames.footerBytes();
-        long lastBytes = 0;
-        // Where the frame rule leaves the payload unread, each frame's last byte is read, so that
-        // a file cut short after it was mapped fails at the frame the cut falls in, as the readers
-        // do (MappedRecordLocator), not at the next one.
-        boolean readLastByte = !frames.readsPayload();
-        for (long offset = 0, size = file.byteSize(); offset < size; n++) {
-            int length;
-            try {
-                length = frames.payloadLength(file, offset, name, n);
-                if (readLastByte) {
-                    lastBytes += file.get(ValueLayout.JAVA_BYTE, offset + frameBytes + length - 1);
-                }
-            } catch (InternalError e) {
-                throw MappedFiles.shrunk(path, size, n, offset, e);
-            }
-            if (n == offsets.length) {
-                if (n >= Integer.MAX_VALUE - 16) {
-                    throw new IllegalArgumentException("too many records to index in " + name + ": records>" + n);
-                }
-                int grown = (int) Math.min(Integer.MAX_VALUE - 8L, n * 2L);
-                offsets = Arrays.copyOf(offsets, grown);
-                lengths = Arrays.copyOf(lengths, grown);
-            }
-            offsets[n] = offset;
-            lengths[n] = length;
-            offset += frameBytes + length;
-        }
-        RecordIndex index = new RecordIndex(Arrays.copyOf(offsets, n), Arrays.copyOf(lengths, n), frames.headerBytes(), false);
-        index.lastBytes = lastBytes;
-        return index;
+        return scan(file, frames, path, true);
     }
 
     /**
@@ -129,82 +96,107 @@ public final class RecordIndex {
      * @throws IllegalArgumentException if the file holds more than {@code Integer.MAX_VALUE - 8} records
      */
     public static RecordIndex scanHeaders(MemorySegment file, FrameReader frames, Path path) {
+        return scan(file, frames, path, false);
+    }
+
+    /** {@link #scan(MemorySegment, FrameReader, Path)} if {@code strict}, else {@link #scanHeaders}. */
+    private static RecordIndex scan(MemorySegment file, FrameReader frames, Path path, boolean strict) {
         String name = path.toString();
         long[] offsets = new long[16];
         int[] lengths = new int[16];
         int n = 0;
         long frameBytes = frames.headerBytes() + frames.footerBytes();
-        for (long offset = 0, size = file.byteSize(); offset < size; n++) {
-            int length;
-            long next;
-            try {
+        long lastBytes = 0;
+        // Where a strict scan leaves the payload unread, each frame's last byte is read, so that
+        // a file cut short after it was mapped fails at the frame the cut falls in, as the readers
+        // do (MappedRecordLocator), not at the next one.
+        boolean readLastByte = strict && !frames.readsPayload();
+        long size = file.byteSize();
+        long offset = 0;
+        try {
+            for (; offset < size; n++) {
+                int length;
+                long next;
                 try {
-                    length = frames.headerLength(file, offset, name, n);
+                    length = strict ? frames.payloadLength(file, offset, name, n) : frames.headerLength(file, offset, name, n);
                     next = offset + frameBytes + length;
+                    if (readLastByte) {
+                        lastBytes += file.get(ValueLayout.JAVA_BYTE, next - 1);
+                    }
                 } catch (CorruptDataException e) {
+                    if (strict) {
+                        throw e;
+                    }
                     length = -1;
                     next = Math.min(size, Math.max(offset + 1, frames.afterDamage(file, offset)));
                 }
-            } catch (InternalError e) {
-                throw MappedFiles.shrunk(path, size, n, offset, e);
-            }
-            if (n == offsets.length) {
-                if (n >= Integer.MAX_VALUE - 16) {
-                    throw new IllegalArgumentException("too many records to index in " + name + ": records>" + n);
+                if (n == offsets.length) {
+                    if (n >= Integer.MAX_VALUE - 16) {
+                        throw new IllegalArgumentException("too many records to index in " + name + ": records>" + n);
+                    }
+                    int grown = (int) Math.min(Integer.MAX_VALUE - 8L, n * 2L);
+                    offsets = Arrays.copyOf(offsets, grown);
+                    lengths = Arrays.copyOf(lengths, grown);
                 }
-                int grown = (int) Math.min(Integer.MAX_VALUE - 8L, n * 2L);
-                offsets = Arrays.copyOf(offsets, grown);
-                lengths = Arrays.copyOf(lengths, grown);
+                offsets[n] = offset;
+                lengths[n] = length;
+                offset = next;
             }
-            offsets[n] = offset;
-            lengths[n] = length;
-            offset = next;
-        }
-        return new RecordIndex(Arrays.copyOf(offsets, n), Arrays.copyOf(lengths, n), frames.headerBytes(), false);
-    }
-
-    /**
-     * The index of {@code file} for reading: from {@code sidecar} if it is fresh and sound,
-     * otherwise {@linkplain #scanHeaders scanned by the headers} and written there (if it can be,
-     * and if no frame is damaged: a sidecar describes a sound file).
-     *
-     * @param sidecar where the index is kept, e.g. {@link #sidecarFor}; null to keep it in memory only
-     */
-    public static RecordIndex openHeaders(Path file, MemorySegment mapping, FrameReader frames, Path sidecar) {
-        long mtime = -1;
-        try {
-            mtime = Files.getLastModifiedTime(file).to(TimeUnit.NANOSECONDS);
-        } catch (IOException e) {
-            LOG.debug("cannot stat {}, not using a sidecar", file, e);
-        }
-        if (sidecar != null && mtime != -1) {
-            RecordIndex read = read(sidecar, frames, mapping.byteSize(), mtime);
-            if (read != null) {
-                return read;
+        } catch (InternalError e) {
+            // The JVM may report a fault in a read of the mapping a little after the read: the
+            // record named is the first whose frame the file's new end cuts, else the one at hand.
+            int cut = n;
+            long at = offset;
+            try {
+                long now = Files.size(path);
+                for (int i = 0; i < n; i++) {
+                    if (offsets[i] + frameBytes + Math.max(0, lengths[i]) > now) {
+                        cut = i;
+                        at = offsets[i];
+                        break;
+                    }
+                }
+            } catch (IOException unreadable) {
+                e.addSuppressed(unreadable);
             }
+            throw MappedFiles.shrunk(path, size, cut, at, e);
         }
-        RecordIndex index = scanHeaders(mapping, frames, file);
-        if (sidecar != null && mtime != -1 && !index.damaged) {
-            index.write(sidecar, frames.ruleId(), mapping.byteSize(), mtime);
-        }
+        RecordIndex index = new RecordIndex(Arrays.copyOf(offsets, n), Arrays.copyOf(lengths, n), frames.headerBytes(), false);
+        index.lastBytes = lastBytes;
         return index;
     }
 
     /**
      * The index of {@code file}, mapped as {@code mapping}: read from {@code sidecar} if it is
-     * fresh and sound, otherwise scanned and written there (if it can be).
+     * fresh and sound, otherwise {@linkplain #scan scanned} with every check and written there (if
+     * it can be).
      *
      * @param sidecar where the index is kept, e.g. {@link #sidecarFor}; null to keep it in memory only
      * @throws org.dataloader4j.api.CorruptDataException if the file must be scanned and a frame is damaged
      */
     public static RecordIndex open(Path file, MemorySegment mapping, FrameReader frames, Path sidecar) {
+        return open(file, mapping, frames, sidecar, true);
+    }
+
+    /**
+     * The index of {@code file} for reading: as {@link #open}, but {@linkplain #scanHeaders
+     * scanned by the headers}, and written to the sidecar only if no frame is damaged (a sidecar
+     * describes a sound file).
+     *
+     * @param sidecar where the index is kept, e.g. {@link #sidecarFor}; null to keep it in memory only
+     */
+    public static RecordIndex openHeaders(Path file, MemorySegment mapping, FrameReader frames, Path sidecar) {
+        return open(file, mapping, frames, sidecar, false);
+    }
+
+    private static RecordIndex open(Path file, MemorySegment mapping, FrameReader frames, Path sidecar, boolean strict) {
         long size = mapping.byteSize();
         long mtime;
         try {
             mtime = Files.getLastModifiedTime(file).to(TimeUnit.NANOSECONDS);
         } catch (IOException e) {
             LOG.debug("cannot stat {}, not using a sidecar", file, e);
-            return scan(mapping, frames, file);
+            return scan(mapping, frames, file, strict);
         }
         if (sidecar != null) {
             RecordIndex read = read(sidecar, frames, size, mtime);
@@ -212,8 +204,8 @@ public final class RecordIndex {
                 return read;
             }
         }
-        RecordIndex index = scan(mapping, frames, file);
-        if (sidecar != null) {
+        RecordIndex index = scan(mapping, frames, file, strict);
+        if (sidecar != null && !index.damaged) {
             index.write(sidecar, frames.ruleId(), size, mtime);
         }
         return index;
@@ -323,11 +315,6 @@ public final class RecordIndex {
     /** The length of record {@code i}'s payload, or -1 if its frame is damaged ({@link #scanHeaders}). */
     public int length(int i) {
         return lengths[i];
-    }
-
-    /** Whether a frame of the file is damaged, its entry's {@link #length} -1. */
-    public boolean damaged() {
-        return damaged;
     }
 
     /** Whether this index was read from a sidecar rather than scanned. */

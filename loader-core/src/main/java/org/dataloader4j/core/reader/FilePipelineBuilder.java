@@ -313,8 +313,8 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
      * @throws IllegalArgumentException if {@link #distributed} is combined with file sharding,
      *                                  epochs or a file order, or the batch size is not set
      */
-@SuppressWarnings("exports") // FrameReader: for the format modules, which see core.files
-        protected DataReader assembleRecords(Function<List<Path>, Dataset<RecordSlice>> fileDataset,
+    @SuppressWarnings("exports") // FrameReader: for the format modules, which see core.files
+    protected DataReader assembleRecords(Function<List<Path>, Dataset<RecordSlice>> fileDataset,
                                          BiFunction<List<Path>, Path, RandomAccessDataset<RecordSlice>> indexed,
                                          Parser<RecordSlice> parser, FrameReader frames) {
         if (distributed == null && frames != null && skipCorrupt.strict()) {
