@@ -46,9 +46,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * OFRecord readers over seeded damaged files: three files, the middle one with one fault. Strict
  * (the default), a reader delivers every batch before the bad record and fails with the typed
- * error naming its file, record and offset; skipping, it delivers exactly the good records in full
- * batches and counts the bad one. An OFRecord length that cannot be trusted loses the rest of its
- * file, since nothing marks where the next frame starts.
+ * error naming its file, record and offset; skipping, it delivers in full batches every good
+ * record and, in the bad one's place, the next good record in the files, and counts the bad one.
+ * An OFRecord length that cannot be trusted loses the rest of its file, since nothing marks where
+ * the next frame starts: the index holds it as one damaged record.
  */
 class OFRecordFaultTest {
     private static final int BATCH = 5;
@@ -77,7 +78,10 @@ class OFRecordFaultTest {
                 .decoder(OFRecordRawDecoder.of("values", Shape.of(8), DataType.FLOAT32).withDim1VaryingLength());
     }
 
-    /** The ids a skipping reader delivers: a damaged length loses the rest of its file, a bad payload just itself. */
+    /**
+     * The ids of the good records: a damaged length loses the rest of its file, a bad payload just
+     * itself.
+     */
     private static List<Long> good(ThreeFiles f) {
         int bad = f.damaged().badRecord();
         return switch (f.damaged().fault()) {
@@ -107,7 +111,11 @@ class OFRecordFaultTest {
         for (long seed = 0; seed < SEEDS; seed++) {
             ThreeFiles f = write(fault, seed);
             FaultRuns run = FaultRuns.read(reader(f.files()).skipCorrupt(3).build(), "id");
-            run.assertDelivered(good(f), BATCH, fault == Fault.EMPTY_FILE ? 0 : 1);
+            if (fault == Fault.EMPTY_FILE) {
+                run.assertDelivered(good(f), BATCH, 0);
+            } else {
+                run.assertDelivered(CorruptFiles.repeatAt(good(f), f.beforeDamage()), BATCH, 1);
+            }
         }
     }
 
@@ -148,10 +156,13 @@ class OFRecordFaultTest {
         CorruptDataException e = one.corruption();
         assertEquals(19, e.record(), e.getMessage());
         assertTrue(e.getMessage().contains("more corrupt records than skipCorrupt(maxRecords=1) allows"), e.getMessage());
-        assertEquals(ids(0, 16).stream().filter(id -> id != 7).toList(), one.ids(), "the three full batches before the second bad record");
+        List<Long> replaced = new ArrayList<>(ids(0, 30));
+        replaced.set(7, 8L);
+        replaced.set(19, 20L);
+        assertEquals(replaced.subList(0, 15), one.ids(), "the three full batches before the second bad record");
 
         FaultRuns two = FaultRuns.read(reader(List.of(file)).skipCorrupt(2).build(), "id");
-        two.assertDelivered(ids(0, 30).stream().filter(id -> id != 7 && id != 19).toList(), BATCH, 2);
+        two.assertDelivered(replaced, BATCH, 2);
 
         // 2 of the first 20 records are 10 %: within maxRatio 0.1 at record 20, not within 0.05.
         FaultRuns tenth = FaultRuns.read(reader(List.of(file)).skipCorrupt(0.1).build(), "id");
@@ -172,9 +183,57 @@ class OFRecordFaultTest {
             return (state == null ? b : b.reader(o -> o.restore(state))).build();
         };
         ResumeRuns.Run run = ResumeRuns.assertResumesAtEveryBatch(open);
-        int good = 40 + f.middle() - 1 + g.damaged().badRecord();
-        assertEquals(2 * good, run.batches().stream().mapToInt(ResumeRuns.Seen::size).sum(), "two epochs of the good records");
+        // Every record indexed, the damaged ones replaced: g's middle file ends in one damaged record.
+        int indexed = 40 + f.middle() + g.damaged().badRecord() + 1;
+        assertEquals(2 * indexed, run.batches().stream().mapToInt(ResumeRuns.Seen::size).sum(), "two epochs of every record");
         assertEquals(4, FaultRuns.read(open.apply(null), "id").skipped(), "2 per epoch");
+    }
+
+    /**
+     * Parse threads replace corrupt records where they meet them, but each by the next good record
+     * in the files, whichever thread and slot it falls to: the same records in the same rows, and
+     * the same count, for any number of parse threads and ring slots. Runs of bad records, one at
+     * the end of the file (replaced from its start), batches split over several threads.
+     */
+    @Test
+    @Timeout(120)
+    void skippingGivesTheSameRecordsForAnyParseThreadsAndRing() throws IOException {
+        Random random = new Random(21);
+        List<byte[]> payloads = new ArrayList<>(CorruptFiles.payloads(0, 1000, random, OFRecordFaultTest::record));
+        List<Integer> bad = List.of(3, 64, 65, 66, 400, 511, 512, 998, 999);
+        for (int b : bad) {
+            payloads.set(b, new byte[] {0x0F, (byte) b});
+        }
+        Path file = dir.resolve("runs-of-bad");
+        Files.write(file, CorruptFiles.frame(payloads, Framing.OFRECORD));
+        List<Long> expected = new ArrayList<>();
+        for (int id = 0; id < payloads.size(); id++) {
+            int next = id;
+            while (bad.contains(next)) {
+                next = (next + 1) % payloads.size();
+            }
+            expected.add((long) next);
+        }
+
+        FaultRuns first = null;
+        for (int threads : new int[] {1, 2, 4}) {
+            for (int ring : new int[] {1, 2, 8}) {
+                FaultRuns plain = FaultRuns.read(OFRecordReader.builder().files(List.of(file)).batchSize(128).skipCorrupt(20)
+                        .reader(o -> o.name("ofrecord-skip-" + NAMES.incrementAndGet()).parseThreads(threads).ringSize(ring))
+                        .decoder(OFRecordRawDecoder.of("id", Shape.of(1), DataType.INT64)).build(), "id");
+                plain.assertDelivered(expected, 128, bad.size());
+                FaultRuns shuffled = FaultRuns.read(OFRecordReader.builder().files(List.of(file)).batchSize(128).skipCorrupt(20)
+                        .randomShuffle(true).seed(5).epochs(2)
+                        .reader(o -> o.name("ofrecord-skip-" + NAMES.incrementAndGet()).parseThreads(threads).ringSize(ring))
+                        .decoder(OFRecordRawDecoder.of("id", Shape.of(1), DataType.INT64)).build(), "id");
+                assertEquals(2L * bad.size(), shuffled.skipped(), "every bad record, each epoch");
+                if (first == null) {
+                    first = shuffled;
+                } else {
+                    assertEquals(first.ids(), shuffled.ids(), threads + " parse threads, " + ring + " slots");
+                }
+            }
+        }
     }
 
     @Test
@@ -214,8 +273,8 @@ class OFRecordFaultTest {
 
     /**
      * Reads the OFRecord file of {@code payloads}, cutting it at {@code cut} once the first batch
-     * is in hand: a strict reader must deliver every batch before the one of the cut record and
-     * fail naming it, a skipping one every record before it, skipping the rest of the file as one.
+     * is in hand: a reader must deliver every batch before the one of the cut record and fail
+     * naming it, a skipping one too: a file changed under the reader is not a corrupt record.
      */
     private void readWhileCutting(List<byte[]> payloads, Cut cut, boolean skip) throws IOException {
         Path file = dir.resolve("cut-" + NAMES.incrementAndGet());
@@ -223,11 +282,10 @@ class OFRecordFaultTest {
         OFRecordReader.Builder builder = reader(List.of(file)).reader(o -> o.ringSize(1));
         FaultRuns run = FaultRuns.read((skip ? builder.skipCorrupt(1) : builder).build(), "id",
                 () -> CorruptFiles.truncate(file, cut.at()));
+        run.assertStrictFailure(ids(0, payloads.size()), cut.record(), BATCH, file.getFileName().toString(), cut.record(),
+                cut.frameOffset());
         if (skip) {
-            run.assertDelivered(ids(0, cut.record()), BATCH, 1);
-        } else {
-            run.assertStrictFailure(ids(0, payloads.size()), cut.record(), BATCH, file.getFileName().toString(), cut.record(),
-                    cut.frameOffset());
+            assertTrue(run.corruption().reason().contains("the file changed while being read"), run.corruption().getMessage());
         }
     }
 
@@ -285,6 +343,6 @@ class OFRecordFaultTest {
         assertEquals(6, strict.record(), strict.getMessage());
         assertTrue(strict.reason().contains("missing feature id"), strict.getMessage());
         FaultRuns.read(reader(List.of(file)).skipCorrupt(1).build(), "id")
-                .assertDelivered(ids(0, 20).stream().filter(id -> id != 6).toList(), BATCH, 1);
+                .assertDelivered(CorruptFiles.repeatAt(ids(0, 20).stream().filter(id -> id != 6).toList(), 6), BATCH, 1);
     }
 }

@@ -100,7 +100,7 @@ class RecordStreamTest {
     private static RecordStream stream(List<Path> files, long epochs, boolean shuffleAfterEpoch, int batchSize, boolean drop,
                                        int buffer) {
         RecordFiles records = RecordFiles.open(files, OFRecordFrames.INSTANCE, null, "record-stream-test-index", 2);
-        return new RecordStream(records, epochs, shuffleAfterEpoch, 11, batchSize, drop, buffer, 99);
+        return new RecordStream(records, epochs, shuffleAfterEpoch, 11, batchSize, drop, buffer, 99, false);
     }
 
     @ParameterizedTest(name = "batch={0} buffer={1}")

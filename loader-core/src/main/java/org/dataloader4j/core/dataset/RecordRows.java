@@ -3,6 +3,7 @@ package org.dataloader4j.core.dataset;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.RandomAccess;
+import org.dataloader4j.api.CorruptDataException;
 
 /**
  * The records of one batch, row by row, as the parsers of record formats read them: a list of
@@ -33,6 +34,17 @@ public interface RecordRows {
 
     /** Row {@code row}'s payload length; unchecked, 0 for a frame known to be damaged. */
     int length(int row);
+
+    /**
+     * For rows read with corrupt records skipped: moves row {@code row}, whose record was found
+     * corrupt ({@code cause}), to the record after it in the files, so that its decoder tries
+     * that one instead. The first cause of each row is kept for the reader, which counts and
+     * logs it. False where the rows do not skip corrupt records (the default), or every record
+     * has been tried and none is good: then the caller throws {@code cause}.
+     */
+    default boolean replace(int row, CorruptDataException cause) {
+        return false;
+    }
 
     /** {@code samples} as rows: itself if it is rows already, otherwise a view of the list. */
     static RecordRows of(List<? extends RecordSlice> samples) {

@@ -137,11 +137,30 @@ final class RowDecoding {
 
     /**
      * Pass 1 for row {@code row}: its frame checked (where its dataset has not), every entry,
-     * then the rest of the record.
+     * then the rest of the record. A corrupt record is replaced by the next good one where the
+     * rows skip corrupt records ({@link RecordRows#replace}).
      *
-     * @throws CorruptDataException if the record is malformed or does not fit
+     * @throws CorruptDataException if the record is malformed or does not fit, and is not replaced
      */
     private void decode(int row) {
+        try {
+            decodeOnce(row);
+        } catch (CorruptDataException e) {
+            // Rows read with corrupt records skipped move on to the next record until one decodes;
+            // every write of the failed attempts is written again.
+            while (samples.replace(row, e)) {
+                try {
+                    decodeOnce(row);
+                    return;
+                } catch (CorruptDataException next) {
+                    // that one is corrupt too: on to the next
+                }
+            }
+            throw e;
+        }
+    }
+
+    private void decodeOnce(int row) {
         try {
             samples.load(row, record, true);
             decodeLoaded(row);

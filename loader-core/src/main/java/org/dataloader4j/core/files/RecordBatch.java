@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.RandomAccess;
+import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.ByteSized;
 import org.dataloader4j.core.dataset.RecordRows;
 import org.dataloader4j.core.dataset.RecordSlice;
@@ -24,11 +25,25 @@ public final class RecordBatch extends AbstractList<RecordSlice> implements Reco
     private long[] numbers;
     private int size;
     private long bytes;
+    /**
+     * Where corrupt records are replaced ({@link #replace}): per row, the corrupt record it was
+     * filled with and why, null for a good row; written by the row's parse thread. Null in a
+     * strict batch.
+     */
+    private CorruptDataException[] skipped;
+    private long[] skippedNumbers;
 
-    /** An empty batch of records of {@code files}, with room for {@code capacity} without growing. */
-    public RecordBatch(RecordFiles files, int capacity) {
+    /**
+     * An empty batch of records of {@code files}, with room for {@code capacity} without growing,
+     * whose corrupt rows the parse replaces ({@link #replace}) if {@code replacesCorrupt}.
+     */
+    public RecordBatch(RecordFiles files, int capacity, boolean replacesCorrupt) {
         this.files = files;
         this.numbers = new long[Math.max(1, capacity)];
+        if (replacesCorrupt) {
+            this.skipped = new CorruptDataException[numbers.length];
+            this.skippedNumbers = new long[numbers.length];
+        }
     }
 
     /** The files whose records this batch numbers. */
@@ -40,6 +55,10 @@ public final class RecordBatch extends AbstractList<RecordSlice> implements Reco
     public void addNumber(long number) {
         if (size == numbers.length) {
             numbers = Arrays.copyOf(numbers, size * 2);
+            if (skipped != null) {
+                skipped = Arrays.copyOf(skipped, numbers.length);
+                skippedNumbers = Arrays.copyOf(skippedNumbers, numbers.length);
+            }
         }
         numbers[size++] = number;
         bytes += files.length(number);
@@ -68,8 +87,50 @@ public final class RecordBatch extends AbstractList<RecordSlice> implements Reco
 
     @Override
     public void clear() {
+        if (skipped != null) {
+            Arrays.fill(skipped, 0, size, null);
+        }
         size = 0;
         bytes = 0;
+    }
+
+    /**
+     * Moves row {@code row} to the record after its own in the files ({@link RecordFiles#after}),
+     * keeping the row's first corrupt record and {@code cause}; false if this batch does not skip,
+     * or the row has come round to the record it first held.
+     *
+     * @throws CorruptDataException naming the row's record if its file has changed size since it
+     *         was mapped: its records are no longer those indexed, so a file changed under a
+     *         reader fails it even where corrupt records are skipped
+     */
+    @Override
+    public boolean replace(int row, CorruptDataException cause) {
+        checkRow(row);
+        if (skipped == null) {
+            return false;
+        }
+        CorruptDataException changed = files.changed(numbers[row], cause);
+        if (changed != null) {
+            throw changed;
+        }
+        if (skipped[row] == null) {
+            skipped[row] = cause;
+            skippedNumbers[row] = numbers[row];
+        }
+        long next = files.after(numbers[row]);
+        if (next == skippedNumbers[row]) {
+            return false;
+        }
+        numbers[row] = next;
+        return true;
+    }
+
+    /**
+     * Why row {@code row}'s record was replaced, or null if it was not. Valid once the batch is
+     * parsed; read by the reader as it hands the batch out.
+     */
+    public CorruptDataException skipped(int row) {
+        return skipped == null ? null : skipped[checkRow(row)];
     }
 
     @Override

@@ -2,12 +2,15 @@ package org.dataloader4j.core.files;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.dataset.RecordView;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
+import org.dataloader4j.format.CorruptRecordException;
 
 /**
  * Record files opened for reading by record number: each file mapped once and indexed once (from
@@ -87,6 +90,21 @@ public final class RecordFiles implements AutoCloseable {
         return size;
     }
 
+    /**
+     * The number of the record after record {@code number} in the files: the next of its file,
+     * else the first of the next file that has records, coming round from the last file to the
+     * first (to {@code number} itself if it is the only record).
+     */
+    long after(long number) {
+        int file = RecordLocations.fileOf(number);
+        long record = RecordLocations.recordOf(number) + 1;
+        while (record >= indexes[file].size()) {
+            file = (file + 1) % indexes.length;
+            record = 0;
+        }
+        return RecordLocations.number(file, record);
+    }
+
     /** The bytes of record {@code record} of file {@code file} in its file, frame included, up to the next frame. */
     long frameBytes(int file, int record) {
         RecordIndex index = indexes[file];
@@ -136,6 +154,28 @@ public final class RecordFiles implements AutoCloseable {
                     + " but was " + indexed + " when the file was indexed: the file changed after it was opened");
         }
         return last;
+    }
+
+    /**
+     * Null if the file of record {@code number} has the size it had when mapped; else the error
+     * naming that record, with {@code cause}: the file changed while being read, so its records are
+     * no longer those indexed, and none of them can be told good.
+     */
+    CorruptDataException changed(long number, CorruptDataException cause) {
+        int file = RecordLocations.fileOf(number);
+        long now;
+        try {
+            now = Files.size(files.get(file));
+        } catch (IOException e) {
+            now = -1;
+        }
+        long mapped = mappings.get(file).byteSize();
+        if (now == mapped) {
+            return null;
+        }
+        int record = (int) RecordLocations.recordOf(number);
+        return FrameErrors.unchecked(CorruptRecordException.fileChanged(names[file], record, indexes[file].offset(record),
+                mapped, now, cause));
     }
 
     /** Record {@code number}, checked as {@link #load} checks it, as a slice of its file's mapping. */

@@ -35,18 +35,21 @@ public final class RecordStream implements BatchingDataset<RecordSlice> {
     private final boolean dropRemainder;
     /** Null without a shuffle. */
     private final NumberShuffle shuffle;
+    private final boolean replacesCorrupt;
     private boolean ended;
 
     /**
      * Batches of {@code batchSize} records of {@code files} for {@code epochs} epochs, the file
      * order of later epochs drawn from {@code fileSeed} if {@code shuffleAfterEpoch}, shuffled
      * through a buffer of {@code shuffleBuffer} records drawn from {@code shuffleSeed} (no shuffle
-     * if {@code shuffleBuffer} is 0), the last partial batch dropped if {@code dropRemainder}.
+     * if {@code shuffleBuffer} is 0), the last partial batch dropped if {@code dropRemainder};
+     * the parse replaces a corrupt record by the next good one if {@code replacesCorrupt}
+     * ({@link RecordBatch#replace}).
      *
      * @throws IllegalArgumentException if {@code epochs}, {@code batchSize} or {@code shuffleBuffer} is out of range
      */
     public RecordStream(RecordFiles files, long epochs, boolean shuffleAfterEpoch, long fileSeed, int batchSize,
-                        boolean dropRemainder, int shuffleBuffer, long shuffleSeed) {
+                        boolean dropRemainder, int shuffleBuffer, long shuffleSeed, boolean replacesCorrupt) {
         this.cursor = new FileCursor(files.files(), epochs, shuffleAfterEpoch, fileSeed);
         this.batchSize = Checks.positive("batchSize", batchSize);
         this.dropRemainder = dropRemainder;
@@ -55,6 +58,7 @@ public final class RecordStream implements BatchingDataset<RecordSlice> {
         }
         this.shuffle = shuffleBuffer == 0 ? null : new NumberShuffle(shuffleBuffer, shuffleSeed);
         this.files = files;
+        this.replacesCorrupt = replacesCorrupt;
     }
 
     @Override
@@ -65,7 +69,7 @@ public final class RecordStream implements BatchingDataset<RecordSlice> {
     /** A batch of numbers, which the reader fills and hands on, batch after batch. */
     @Override
     public List<RecordSlice> newBatch() {
-        return new RecordBatch(files, batchSize);
+        return new RecordBatch(files, batchSize, replacesCorrupt);
     }
 
     @Override

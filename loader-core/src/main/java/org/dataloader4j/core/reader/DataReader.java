@@ -22,6 +22,7 @@ import org.dataloader4j.core.dataset.SkipCorruptDataset;
 import org.dataloader4j.core.reader.internal.Delivery;
 import org.dataloader4j.core.reader.internal.Pipeline;
 import org.dataloader4j.core.reader.internal.ReaderState;
+import org.dataloader4j.core.reader.internal.SkipBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,11 +65,11 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
     private final Delivery delivery;
     private final LongSupplier corruptSkipped;
 
-    private <T> DataReader(Dataset<T> dataset, Parser<? super T> parser, ReaderOptions options) {
+    private <T> DataReader(Dataset<T> dataset, Parser<? super T> parser, ReaderOptions options, SkipBudget skips) {
         this.options = options;
         this.dataset = dataset;
         this.capacity = dataset instanceof BatchingDataset<?> batching ? batching.batchSize() : 1;
-        this.corruptSkipped = ForwardingDataset.find(dataset, SkipCorruptDataset.class)
+        this.corruptSkipped = skips != null ? skips::skipped : ForwardingDataset.find(dataset, SkipCorruptDataset.class)
                 .<LongSupplier>map(skip -> skip::skipped).orElse(() -> 0);
         this.arena = Arena.ofShared();
         long bytesPerSlot = 0;
@@ -79,14 +80,14 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
             }
             this.offHeapBytes = Math.multiplyExact(bytesPerSlot, (long) options.ringSize());
             if (options.restore() != null) {
-                ReaderState.restore(dataset, options.restore());
+                ReaderState.restore(dataset, skips == null ? options.restore() : skips.restore(options.restore()));
             }
             DatasetState initial = dataset.state();
             Pipeline.Settings settings = new Pipeline.Settings(options.name(), capacity, options.ringSize(),
                     options.parseThreads(), options.watchdog(), options.checkpointEvery());
             Consumer<String> report = options.watchdogReport() != null ? options.watchdogReport() : r -> LOG.warn("{}", r);
             this.pipeline = new Pipeline<>(settings, dataset, initial, parser, specs, arena, report, () -> metrics().toString());
-            this.delivery = new Delivery(pipeline, initial);
+            this.delivery = new Delivery(pipeline, initial, skips);
             pipeline.start();
         } catch (Throwable t) {
             // A reader that fails to start owns nothing afterwards: free what it took.
@@ -120,7 +121,16 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
         Objects.requireNonNull(dataset, "dataset");
         Objects.requireNonNull(parser, "parser");
         Objects.requireNonNull(options, "options");
-        return new DataReader(dataset, parser, options);
+        return new DataReader(dataset, parser, options, null);
+    }
+
+    /**
+     * A reader of a dataset whose batches' corrupt records its parse replaces
+     * ({@code core.files.RecordBatch}), counting them against {@code skips} as it hands each batch
+     * out: {@link FilePipelineBuilder}'s skipping reader of record files.
+     */
+    static <T> DataReader skipping(Dataset<T> dataset, Parser<? super T> parser, ReaderOptions options, SkipBudget skips) {
+        return new DataReader(dataset, parser, options, Objects.requireNonNull(skips, "skips"));
     }
 
     /**

@@ -24,6 +24,7 @@ import org.dataloader4j.core.files.FrameReader;
 import org.dataloader4j.core.files.PartFiles;
 import org.dataloader4j.core.files.RecordFiles;
 import org.dataloader4j.core.files.RecordStream;
+import org.dataloader4j.core.reader.internal.SkipBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * records). Every setter checks its argument at once.
  *
  * <p>Reading is strict: the first corrupt record fails {@code read()}. With {@link #skipCorrupt},
- * a {@link SkipCorruptDataset} right above the format's dataset replaces corrupt records by the
- * next good ones, within a budget.
+ * corrupt records are replaced by good ones, within a budget: in record files read by number, by
+ * the parse thread that meets one, with the next good record in the files; elsewhere by a
+ * {@link SkipCorruptDataset} right above the format's dataset, with the records after it.
  *
  * <p>Ranks share the data by whole files ({@link #shard}, OneFlow's way) or, for formats of
  * framed records, by records ({@link #distributed}): then the source is a record index over
@@ -225,8 +227,8 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
 
     /**
      * Skips up to {@code maxRecords} corrupt records in all, each replaced by the next good one
-     * (see {@link SkipCorruptDataset}); one more fails {@code read()}. Default 0: strict, the
-     * first corrupt record fails {@code read()}.
+     * (see the class comment); one more fails {@code read()}. Default 0: strict, the first corrupt
+     * record fails {@code read()}.
      */
     public B skipCorrupt(long maxRecords) {
         this.skipCorrupt = SkipPolicy.maxRecords(maxRecords);
@@ -317,7 +319,7 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     protected DataReader assembleRecords(Function<List<Path>, Dataset<RecordSlice>> fileDataset,
                                          BiFunction<List<Path>, Path, RandomAccessDataset<RecordSlice>> indexed,
                                          Parser<RecordSlice> parser, FrameReader frames) {
-        if (distributed == null && frames != null && skipCorrupt.strict()) {
+        if (distributed == null && frames != null) {
             checkBatchSize(null);
             return numbered(frames, parser);
         }
@@ -384,12 +386,13 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         RecordStream stream;
         try {
             stream = new RecordStream(records, epochs, shuffleAfterEpoch, fileOrderSeed(), batchSize, dropRemainder,
-                    randomShuffle ? shuffleBufferSize : 0, randomShuffle ? shuffleSeed(options) : 0);
+                    randomShuffle ? shuffleBufferSize : 0, randomShuffle ? shuffleSeed(options) : 0, !skipCorrupt.strict());
         } catch (RuntimeException e) {
             records.close();
             throw e;
         }
-        return DataReader.of(stream, parser, options);
+        return skipCorrupt.strict() ? DataReader.of(stream, parser, options)
+                : DataReader.skipping(stream, parser, options, new SkipBudget(skipCorrupt));
     }
 
     /** The seed of the shuffle buffer: the user's, or a random one, logged. */

@@ -104,6 +104,17 @@ public final class CorruptFiles {
         }
     }
 
+    /**
+     * {@code ids} with the id at {@code at} read twice: what a reader of record files by number
+     * delivers for a damaged record there, which it replaces by the next good one in the files,
+     * where a stream reader delivers {@code ids} (the bad record left out).
+     */
+    public static List<Long> repeatAt(List<Long> ids, int at) {
+        List<Long> repeated = new ArrayList<>(ids);
+        repeated.add(at, ids.get(at));
+        return repeated;
+    }
+
     /** The ids {@code [from, to)}. */
     public static List<Long> ids(long from, long to) {
         return LongStream.range(from, to).boxed().toList();

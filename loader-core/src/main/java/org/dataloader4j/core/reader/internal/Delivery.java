@@ -18,6 +18,8 @@ public final class Delivery {
     private final SlotRing ring;
     private final String name;
     private final int capacity;
+    /** Null for a reader whose parse does not replace corrupt records. */
+    private final SkipBudget skips;
 
     private long nextSequence;
     private long heldSequence = -1;
@@ -30,13 +32,18 @@ public final class Delivery {
     private volatile long stallNanos;
     private volatile long batchesRead;
 
-    /** The consumer's side of {@code pipeline}, whose dataset stands at {@code initialState} before the first batch. */
-    public Delivery(Pipeline<?> pipeline, DatasetState initialState) {
+    /**
+     * The consumer's side of {@code pipeline}, whose dataset stands at {@code initialState} before
+     * the first batch; the corrupt records its parse replaced are counted against {@code skips}
+     * (null for a strict reader) as each batch is handed out.
+     */
+    public Delivery(Pipeline<?> pipeline, DatasetState initialState, SkipBudget skips) {
         this.pipeline = pipeline;
         this.ring = pipeline.ring();
         this.name = pipeline.settings().name();
         this.capacity = pipeline.settings().capacity();
         this.delivered = initialState;
+        this.skips = skips;
     }
 
     /**
@@ -65,6 +72,16 @@ public final class Delivery {
         if (slot.failure != null) {
             failure = failure(slot);
             throw failure;
+        }
+        if (skips != null && !slot.end) {
+            try {
+                skips.count(slot.samples, slot.rows);
+            } catch (CorruptDataException e) {
+                e.addSuppressed(new DataLoaderException("reader " + name + " went past its skip budget at batch "
+                        + slot.index + "; rethrown by read()"));
+                failure = e;
+                throw e;
+            }
         }
         nextSequence++;
         delivered = slot.checkpoint;
@@ -127,9 +144,13 @@ public final class Delivery {
         }
     }
 
-    /** The dataset's state as of the last batch handed out (see {@link ReaderState}). */
+    /**
+     * The dataset's state as of the last batch handed out (see {@link ReaderState}), with the skip
+     * counts as of then, if the reader skips ({@link SkipBudget#wrap}).
+     */
     public DatasetState state() {
-        return ReaderState.of(delivered, deliveredSince);
+        DatasetState state = ReaderState.of(delivered, deliveredSince);
+        return skips == null ? state : skips.wrap(state);
     }
 
     /** The batches handed out. */

@@ -1,8 +1,10 @@
 package org.dataloader4j.core.reader.internal;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.core.dataset.BatchingDataset;
 import org.dataloader4j.core.dataset.ForwardingDataset;
 import org.dataloader4j.core.dataset.SampleRecycler;
 
@@ -55,11 +57,18 @@ public final class ReaderState {
         replay(dataset, batches, state);
     }
 
-    /** Reads and drops {@code batches} batches, handing their samples back to the dataset that made them. */
+    /**
+     * Reads and drops {@code batches} batches, handing their samples back to the dataset that made
+     * them; a batching dataset's into a list of its own ({@link BatchingDataset#newBatch}), as the
+     * load thread reads them (record numbers, for a reader of record files, which are not checked
+     * until a parse thread decodes them).
+     */
     private static <T> void replay(Dataset<T> dataset, long batches, DatasetState state) {
         SampleRecycler<T> recycler = ForwardingDataset.recycler(dataset).orElse(null);
+        List<T> batch = dataset instanceof BatchingDataset<T> batching ? batching.newBatch() : new ArrayList<>();
         for (long i = 0; i < batches; i++) {
-            List<T> batch = dataset.next();
+            batch.clear();
+            dataset.nextInto(batch);
             if (batch.isEmpty()) {
                 throw new IllegalArgumentException("the dataset ended " + (batches - i)
                         + " batches before the state's position; it was taken from other data: " + state);
