@@ -232,7 +232,9 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
     }
 
     /**
-     * Stops the load and parse threads, closes the dataset and frees every slot's memory.
+     * Stops the load and parse threads, closes the dataset (if the end of the data has not closed
+     * it already: once the last batch is parsed, nothing reads the dataset, and a reader of record
+     * files unmaps them then, on a parse thread) and frees every slot's memory.
      * Idempotent; a batch still held becomes invalid. A parse worker stops before its next
      * batch, and at once if the parser checks for interruption; the whole stop waits at most 5 s,
      * after which a thread still running is interrupted and named in the log.
@@ -244,7 +246,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
         }
         boolean stopped = pipeline.awaitStop(CLOSE_TIMEOUT);
         if (pipeline.loadStopped()) {
-            dataset.close();
+            pipeline.closeDataset();
         } else {
             LOG.error("reader {}: the load thread is still inside the dataset; the dataset is left open", options.name());
         }

@@ -10,14 +10,18 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.dataloader4j.api.Batch;
+import org.dataloader4j.api.Dataset;
+import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.dataset.BatchDataset;
+import org.dataloader4j.core.dataset.ForwardingDataset;
 import org.dataloader4j.core.dataset.ListDataset;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -143,5 +147,69 @@ class ReaderCloseTest {
         assertTrue(took < SLACK_MILLIS, "close() took " + took + " ms");
         assertTrue(interrupted.get() >= 1, "the sleeping parser was interrupted");
         assertTrue(reader.isClosed());
+    }
+    /** {@code upstream}, noting each close and the thread that made it. */
+    private static final class ClosingWatched<T> extends ForwardingDataset<T> {
+        private final List<String> closedBy = new CopyOnWriteArrayList<>();
+
+        ClosingWatched(Dataset<T> upstream) {
+            super(upstream);
+        }
+
+        @Override
+        public List<T> next() {
+            return upstream().next();
+        }
+
+        @Override
+        public DatasetState state() {
+            return upstream().state();
+        }
+
+        @Override
+        public void restore(DatasetState state) {
+            upstream().restore(state);
+        }
+
+        @Override
+        public void close() {
+            closedBy.add(Thread.currentThread().getName());
+            super.close();
+        }
+    }
+
+    /**
+     * Once the last batch is parsed nothing reads the dataset, so a parse worker closes it then
+     * (a reader of record files unmaps its files there, not on the training thread's close()),
+     * and close() does not close it again.
+     */
+    @Test
+    void theEndOfTheDataClosesTheDatasetOnAParseThreadAndOnce() throws InterruptedException {
+        ClosingWatched<Integer> watched = new ClosingWatched<>(ListDataset.of(IntStream.range(0, 100).boxed().toList()));
+        DataReader reader = DataReader.of(new BatchDataset<>(watched, 4, false), new IntParser(),
+                ReaderOptions.builder().name(name).ringSize(4).parseThreads(2).build());
+        int batches = 0;
+        while (reader.read() != null) {
+            batches++;
+        }
+        assertEquals(25, batches);
+        // The last worker closes it as it ends, which may be just after read() saw the end.
+        while (watched.closedBy.isEmpty()) {
+            Thread.sleep(1);
+        }
+        assertTrue(watched.closedBy.get(0).startsWith(name + "-parse-"), watched.closedBy.toString());
+        reader.close();
+        assertEquals(1, watched.closedBy.size(), watched.closedBy.toString());
+    }
+
+    @Test
+    void aReaderClosedBeforeTheEndClosesTheDatasetInClose() {
+        ClosingWatched<Integer> watched = new ClosingWatched<>(ListDataset.of(IntStream.range(0, 4_000).boxed().toList()));
+        DataReader reader = DataReader.of(new BatchDataset<>(watched, 4, false), new IntParser(),
+                ReaderOptions.builder().name(name).ringSize(4).parseThreads(2).build());
+        assertNotNull(reader.read());
+        assertEquals(List.of(), watched.closedBy);
+        reader.close();
+        assertEquals(List.of(Thread.currentThread().getName()), watched.closedBy);
     }
 }

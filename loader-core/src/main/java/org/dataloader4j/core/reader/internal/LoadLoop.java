@@ -34,6 +34,8 @@ final class LoadLoop<T> implements Runnable {
     /** The dataset's state before the first batch: the first checkpoint. */
     private final DatasetState initialState;
 
+    /** Set before the last slot (the end, or a load failure) is published: the dataset is not touched after it. */
+    private volatile boolean finished;
     private volatile long samples;
     private volatile long payloadBytes;
     private volatile long busyNanos;
@@ -87,6 +89,9 @@ final class LoadLoop<T> implements Runnable {
                 long sequence = ring.claim();
                 assert sequence == index : "sequence " + sequence + " for batch " + index;
                 boolean end = failure == null && batch.isEmpty();
+                if (end || failure != null) {
+                    finished = true;
+                }
                 Slot slot = ring.slot(sequence);
                 @SuppressWarnings("unchecked")
                 List<T> done = (List<T>) slot.samples;
@@ -128,6 +133,11 @@ final class LoadLoop<T> implements Runnable {
         }
         samples += batch.size();
         payloadBytes += bytes;
+    }
+
+    /** Whether the loop has published its last slot, after which it does not touch the dataset again. */
+    boolean finished() {
+        return finished;
     }
 
     long samples() {

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -15,6 +16,8 @@ import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.parallel.Threads;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A reader's background stages, wired to one {@link SlotRing}, and their stop: the
@@ -29,6 +32,7 @@ import org.dataloader4j.core.parallel.Threads;
  * @param <T> the sample type
  */
 public final class Pipeline<T> {
+    private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
     /**
      * What a pipeline is built with.
      *
@@ -57,6 +61,8 @@ public final class Pipeline<T> {
     }
 
     private final Settings settings;
+    private final Dataset<T> dataset;
+    private final AtomicBoolean datasetClosed = new AtomicBoolean();
     private final SlotRing ring;
     private final OutputPool outputs;
     private final LoadLoop<T> load;
@@ -77,6 +83,7 @@ public final class Pipeline<T> {
     public Pipeline(Settings settings, Dataset<T> dataset, DatasetState initialState, Parser<? super T> parser,
                     List<TensorSpec> specs, Arena arena, Consumer<String> watchdogReport, Supplier<String> metrics) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.dataset = dataset;
         int count = parseWorkers(settings.parseThreads(), settings.ringSize());
         this.ring = new SlotRing(settings.ringSize(), count);
         this.outputs = new OutputPool(specs, arena, settings.ringSize());
@@ -136,8 +143,30 @@ public final class Pipeline<T> {
         ring.release(sequence);
     }
 
+    /**
+     * Called by each parse worker as it ends. The last one to end after the load thread published
+     * the end of the data (or its failure) closes the dataset: nothing reads it any more, so a
+     * reader of record files unmaps them here, off the consumer's path, rather than in
+     * {@code close()}.
+     */
     void workerEnded() {
-        liveWorkers.decrementAndGet();
+        if (liveWorkers.decrementAndGet() == 0 && load.finished() && running()) {
+            try {
+                closeDataset();
+            } catch (RuntimeException e) {
+                LOG.warn("reader {}: closing the dataset at the end of the data failed", settings.name(), e);
+            }
+        }
+    }
+
+    /**
+     * Closes the dataset, once: at the end of the data (see {@link #workerEnded}) or, for a reader
+     * closed before, by its {@code close()} once the load thread has stopped.
+     */
+    public void closeDataset() {
+        if (datasetClosed.compareAndSet(false, true)) {
+            dataset.close();
+        }
     }
 
     // ---- lifecycle ----
