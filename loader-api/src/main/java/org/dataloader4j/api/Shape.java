@@ -64,10 +64,14 @@ public final class Shape {
         return n;
     }
 
-    /** This shape with dimension 0 replaced by {@code rows}. */
+    /** This shape with dimension 0 replaced by {@code rows}: this shape itself if it has {@code rows} rows. */
     public Shape withRows(long rows) {
         if (dims.length == 0) {
             throw new IllegalStateException("a scalar shape has no rows");
+        }
+        if (rows == dims[0]) {
+            // A batch's views ask for this once per output and batch: no copy for a full batch.
+            return this;
         }
         long[] copy = dims.clone();
         copy[0] = rows;

@@ -45,7 +45,7 @@ public final class Tensor {
             throw new IllegalArgumentException("segment too small for " + dataType + shape + ": needs "
                     + bytes + " bytes, segment.byteSize=" + segment.byteSize());
         }
-        this.segment = segment.asSlice(0, bytes);
+        this.segment = segment.byteSize() == bytes ? segment : segment.asSlice(0, bytes);
     }
 
     /** A tensor over memory the caller owns and keeps valid. */
