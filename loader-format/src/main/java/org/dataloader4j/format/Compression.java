@@ -118,8 +118,11 @@ public enum Compression {
         return (littleEndianInt(b, 0) & 0xffffffffL) | (long) littleEndianInt(b, 4) << 32;
     }
 
-    /** The decompressed bytes of {@code raw}, buffered; closing the result closes {@code raw}. */
-    InputStream decompress(InputStream raw) {
+    /**
+     * The decompressed bytes of {@code raw}, buffered, every damage a {@code ZipException} that
+     * says what is wrong and where; closing the result closes {@code raw}.
+     */
+    public InputStream decompress(InputStream raw) {
         return switch (this) {
             case GZIP -> new BufferedInputStream(new InflatingInputStream(raw, true), BUFFER);
             case ZLIB -> new BufferedInputStream(new InflatingInputStream(raw, false), BUFFER);

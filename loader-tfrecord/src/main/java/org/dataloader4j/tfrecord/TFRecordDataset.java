@@ -3,14 +3,19 @@ package org.dataloader4j.tfrecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.SampleLocator;
@@ -28,6 +33,7 @@ import org.dataloader4j.format.CorruptRecordException;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.RawRecord;
 import org.dataloader4j.format.RecordReader;
+import org.dataloader4j.tfrecord.internal.InflatingLane;
 
 /**
  * The records of TFRecord files, one {@link RecordSlice} per {@link #next()}, file after file,
@@ -70,7 +76,23 @@ public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> imp
     private final Compression[] compressions;
     /** The payloads of compressed files' records, in chunks used again once recycled. */
     private final RecordChunks chunks = new RecordChunks();
+    /** How many compressed files are inflated at once, on threads of their own; 0: on the calling thread. */
+    private final int lanes;
+    /** The blocks each lane may hold. */
+    private final int laneBlocks;
+    /** The prefix of the lanes' thread names. */
+    private final String name;
+    /** The lanes inflating the next compressed files, in reading order, each with its visit ({@link FileCursor#visit}). */
+    private final ArrayDeque<Lane> ahead = new ArrayDeque<>();
+    /** The first visit after those {@link #ahead} has lanes for, or may skip. */
+    private long nextAhead;
+    private int lanesStarted;
+    /** The blocks of lanes closed, for the next lanes. */
+    private final Queue<byte[]> spareBlocks = new ConcurrentLinkedQueue<>();
     private RecordReader stream;
+
+    private record Lane(long visit, InflatingLane stream) {
+    }
 
     /**
      * The records of {@code files} for {@code epochs} epochs ({@link #FOREVER} for no end).
@@ -81,6 +103,27 @@ public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> imp
      */
     public TFRecordDataset(List<Path> files, long epochs, boolean shuffleAfterEpoch, long seed,
                            Compression compression, boolean verifyCrc) {
+        this(files, epochs, shuffleAfterEpoch, seed, compression, verifyCrc, 0, "tfrecord");
+    }
+
+    /**
+     * As {@link #TFRecordDataset(List, long, boolean, long, Compression, boolean)}, the compressed
+     * files inflated on threads named {@code name-inflate-N}, as many at once as there are files
+     * or cores, whichever is fewer: the file being read and the next ones in reading order, each
+     * into blocks ahead of the reader ({@code InflatingLane}), {@code inflateAheadBytes} of them
+     * in all. The records, errors and states are those of inflating on the calling thread
+     * ({@code inflateAheadBytes} 0).
+     *
+     * @throws IllegalArgumentException also if {@code inflateAheadBytes} is negative
+     */
+    public TFRecordDataset(List<Path> files, long epochs, boolean shuffleAfterEpoch, long seed,
+                           Compression compression, boolean verifyCrc, long inflateAheadBytes, String name) {
+        if (inflateAheadBytes < 0) {
+            throw new IllegalArgumentException("inflateAheadBytes must be >= 0: inflateAheadBytes=" + inflateAheadBytes);
+        }
+        this.lanes = inflateAheadBytes == 0 ? 0 : Math.min(files.size(), Runtime.getRuntime().availableProcessors());
+        this.laneBlocks = lanes == 0 ? 0 : (int) Math.max(2, inflateAheadBytes / lanes / InflatingLane.BLOCK);
+        this.name = Objects.requireNonNull(name, "name");
         this.cursor = new FileCursor(files, epochs, shuffleAfterEpoch, seed);
         this.compression = compression;
         this.verifyCrc = verifyCrc;
@@ -113,7 +156,7 @@ public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> imp
     /** The next record of the current compressed file, or null at its end. */
     private RecordSlice streamed() {
         if (stream == null) {
-            stream = open(cursor.fileIndex());
+            stream = lanes == 0 ? open(cursor.fileIndex()) : openLane();
             // Resuming inside a compressed file: inflate and skip what was read before.
             skipTo(stream, cursor.fileIndex(), 0, cursor.record());
         }
@@ -137,6 +180,65 @@ public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> imp
             return RecordReader.open(cursor.files().get(file), Framing.TFRECORD, compressionOf(file), verifyCrc);
         } catch (IOException e) {
             throw new UncheckedIOException("reading " + cursor.files().get(file), e);
+        }
+    }
+
+    /**
+     * The current file read through its lane (started before, if it was among the next files, or
+     * now), with lanes started for the next compressed files.
+     */
+    private RecordReader openLane() {
+        long visit = cursor.visit();
+        while (!ahead.isEmpty() && ahead.peekFirst().visit() < visit) {
+            closeQuietly(ahead.pollFirst().stream());
+        }
+        InflatingLane lane = !ahead.isEmpty() && ahead.peekFirst().visit() == visit ? ahead.pollFirst().stream()
+                : startLane(cursor.fileIndex());
+        RecordReader reader;
+        try {
+            reader = RecordReader.of(lane, cursor.file().toString(), Framing.TFRECORD, Compression.NONE, verifyCrc);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + cursor.file(), e);
+        }
+        nextAhead = Math.max(nextAhead, visit + 1);
+        int files = cursor.files().size();
+        while (ahead.size() < lanes - 1 && nextAhead <= visit + files) {
+            int file = cursor.upcoming((int) (nextAhead - visit));
+            if (file < 0) {
+                break;
+            }
+            if (compressionOf(file) != Compression.NONE) {
+                ahead.addLast(new Lane(nextAhead, startLane(file)));
+            }
+            nextAhead++;
+        }
+        return reader;
+    }
+
+    /** A lane inflating compressed file {@code file} from its start. */
+    private InflatingLane startLane(int file) {
+        Path path = cursor.files().get(file);
+        try {
+            return new InflatingLane(compressionOf(file).decompress(Files.newInputStream(path)),
+                    name + "-inflate-" + ++lanesStarted, laneBlocks, spareBlocks);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + path, e);
+        }
+    }
+
+    /** Stops the lanes started ahead. */
+    private void closeAhead() {
+        while (!ahead.isEmpty()) {
+            closeQuietly(ahead.pollFirst().stream());
+        }
+        nextAhead = 0;
+    }
+
+    private static void closeQuietly(InflatingLane lane) {
+        try {
+            lane.close();
+        } catch (IOException e) {
+            // a file read ahead and not needed: nothing of it was handed out
         }
     }
 
@@ -284,6 +386,7 @@ public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> imp
     @Override
     public void restore(DatasetState state) {
         closeStream();
+        closeAhead();
         cursor.restore(state, KIND);
     }
 
@@ -305,6 +408,8 @@ public final class TFRecordDataset extends SampleAtATimeDataset<RecordSlice> imp
         try {
             closeStream();
         } finally {
+            closeAhead();
+            spareBlocks.clear();
             chunks.clear();
             mappings.close();
         }

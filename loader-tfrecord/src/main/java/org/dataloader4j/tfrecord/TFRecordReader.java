@@ -41,6 +41,7 @@ public final class TFRecordReader {
         private boolean sequenceExample;
         private Compression compression;
         private boolean verifyCrc = true;
+        private long inflateAheadBytes = 64L << 20;
 
         private Builder() {
             super("tfrecord");
@@ -68,6 +69,21 @@ public final class TFRecordReader {
         /** The files' compression; default: detected per file from its name and first bytes. */
         public Builder compression(Compression compression) {
             this.compression = Objects.requireNonNull(compression, "compression");
+            return this;
+        }
+
+        /**
+         * How many inflated bytes of GZIP or ZLIB files may be held ahead of the reader, in all;
+         * default 64 MiB. A compressed file is one stream, inflated at one core's speed; each is
+         * inflated on a thread of its own (as many at once as there are files or cores, whichever
+         * is fewer), the file being read and the next ones ahead, each as far as its share of these
+         * bytes. More lets the next files get further ahead; 0 inflates on the reader's load thread.
+         */
+        public Builder inflateAheadBytes(long inflateAheadBytes) {
+            if (inflateAheadBytes < 0) {
+                throw new IllegalArgumentException("inflateAheadBytes must be >= 0: inflateAheadBytes=" + inflateAheadBytes);
+            }
+            this.inflateAheadBytes = inflateAheadBytes;
             return this;
         }
 
@@ -102,7 +118,7 @@ public final class TFRecordReader {
             boolean mapped = openedFiles().stream()
                     .allMatch(file -> TFRecordDataset.compressionOf(file, compression) == Compression.NONE);
             return assembleRecords(files -> new TFRecordDataset(files, epochs(), shuffleAfterEpoch(), fileOrderSeed(),
-                    compression, verifyCrc), (files, indexDir) -> TFRecordFiles.open(files, 1, verifyCrc, indexDir), parser,
+                    compression, verifyCrc, inflateAheadBytes, readerName()), (files, indexDir) -> TFRecordFiles.open(files, 1, verifyCrc, indexDir), parser,
                     mapped ? TFRecordFrames.of(verifyCrc) : null);
         }
     }

@@ -97,6 +97,30 @@ public final class FileCursor {
         return epoch;
     }
 
+    /**
+     * The index, in {@link #files()}, of the file {@code ahead} files after the one being read (0:
+     * that one), in this epoch's order and the next epochs'; -1 if the last epoch ends before it.
+     */
+    public int upcoming(int ahead) {
+        long e = epoch;
+        long p = (long) position + ahead;
+        List<Integer> o = order;
+        while (p >= o.size()) {
+            p -= o.size();
+            e++;
+            if (epochs != Dataset.FOREVER && e >= epochs) {
+                return -1;
+            }
+            o = FileOrder.forEpoch(naturalOrder, shuffleAfterEpoch, seed, e);
+        }
+        return o.get((int) p);
+    }
+
+    /** The files read before the current one, over every epoch: a number for each visit of a file. */
+    public long visit() {
+        return epoch * files.size() + position;
+    }
+
     /** Moves past one record of {@code bytes} bytes in the current file. */
     public void advance(long bytes) {
         offset += bytes;

@@ -244,6 +244,11 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         return self();
     }
 
+    /** The reader's name, which its threads' names start with. */
+    protected String readerName() {
+        return readerOptions().name();
+    }
+
     /** The samples per batch. */
     protected int batchSize() {
         return batchSize;
