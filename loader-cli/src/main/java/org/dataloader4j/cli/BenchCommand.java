@@ -72,7 +72,7 @@ final class BenchCommand implements Callable<Integer> {
     private Long shuffle;
 
     @Option(names = "--skip-corrupt", paramLabel = "N",
-            description = "skip up to N corrupt records, each checked by parsing it alone on the load thread (default: strict)")
+            description = "skip up to N corrupt records, each replaced by the next good one (default: strict)")
     private Long skipCorrupt;
 
     @Override
