@@ -23,7 +23,12 @@ public final class ImageCodecs {
         return ImageIoCodec.INSTANCE;
     }
 
-    /** The native codec, or empty where its libraries cannot be loaded ({@link #nativeUnavailableReason()}). */
+    /**
+     * The native codec, or empty where its libraries cannot be loaded ({@link #nativeUnavailableReason()}).
+     * It loads them through {@code java.lang.foreign}: start the JVM with
+     * {@code --enable-native-access=org.dataloader4j.image} (module path) or
+     * {@code --enable-native-access=ALL-UNNAMED} (class path), else the JVM warns.
+     */
     public static Optional<ImageCodec> nativeCodec() {
         return NativeCodecs.codec();
     }
