@@ -5,6 +5,7 @@
 module org.dataloader4j.ofrecord {
     requires transitive org.dataloader4j.core;
     requires transitive org.dataloader4j.format;
+    requires transitive org.dataloader4j.image;
     requires org.slf4j;
 
     exports org.dataloader4j.ofrecord;

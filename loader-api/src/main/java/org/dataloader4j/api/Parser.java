@@ -11,7 +11,9 @@ import java.util.List;
  * then runs on several threads at once, each on its own rows, and must not share mutable state.
  * A reader with several parse threads also calls {@code parse} for several batches at once, from
  * different threads, each call with its own samples, batch and loop: a parser keeps no mutable
- * state between calls (per-thread scratch, as in a {@code ThreadLocal}, is fine).
+ * state between calls (per-thread scratch, as in a {@code ThreadLocal}, is fine). A parser that
+ * holds resources of its own (native decoders, say) implements {@link AutoCloseable}: a reader
+ * closes it when it closes, once no thread parses.
  *
  * @param <T> the sample type
  */

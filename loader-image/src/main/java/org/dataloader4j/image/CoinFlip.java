@@ -43,6 +43,16 @@ public final class CoinFlip {
         this.words = Objects.requireNonNull(words, "words");
     }
 
+    /**
+     * OneFlow's coin: {@code probability}, drawn from a {@code std::mt19937} seeded with
+     * {@code seed}'s low 32 bits.
+     *
+     * @throws IllegalArgumentException if {@code probability} is not in [0, 1]
+     */
+    public static CoinFlip seeded(float probability, long seed) {
+        return new CoinFlip(probability, new Mt19937((int) seed)::next);
+    }
+
     /** The next draw: true (1) with the coin's probability. Takes two words. */
     public boolean next() {
         return canonical(words.getAsInt(), words.getAsInt()) < probability;

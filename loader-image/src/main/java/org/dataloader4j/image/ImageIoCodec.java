@@ -29,7 +29,7 @@ import javax.imageio.ImageTypeSpecifier;
  *   <li>an embedded colour profile is ignored, as libjpeg, Pillow and OpenCV ignore it;</li>
  *   <li>CMYK and YCCK JPEGs (Adobe's inverted CMYK) are converted to RGB as Pillow converts
  *       them;</li>
- *   <li>16-bit PNG samples keep their high byte;</li>
+ *   <li>16-bit PNG samples are rounded to 8 bits as libpng rounds them;</li>
  *   <li>a JPEG whose entropy-coded data is cut short or corrupt is refused, not padded: libjpeg
  *       only warns about it, and this codec turns such warnings into an {@link ImageException}.
  *       Extraneous bytes before a marker, which lose no pixel, are let through;</li>

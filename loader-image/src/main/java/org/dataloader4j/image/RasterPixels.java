@@ -16,8 +16,9 @@ import java.lang.foreign.ValueLayout;
  *   <li>alpha is dropped, not composited;</li>
  *   <li>a palette (and gray of 1, 2 or 4 bits, which ImageIO reads as a palette of gray ramps) is
  *       looked up;</li>
- *   <li>16-bit samples keep their high byte ({@code v >> 8}), as Pillow does for RGB and as
- *       libpng's {@code png_set_strip_16} does for OpenCV's decoder, which OneFlow uses;</li>
+ *   <li>16-bit samples are rounded to 8 bits, {@code (v * 255 + 32767) / 65535}, as libpng's
+ *       simplified API (the native codec) rounds them; Pillow, and OpenCV's decoder, which
+ *       OneFlow uses, keep the high byte instead ({@code v >> 8});</li>
  *   <li>CMYK (0 = no ink) becomes RGB as Pillow does it, channel by channel:
  *       {@code R = (255 - K) - (C * (255 - K)) / 255} in Pillow's integer rounding;</li>
  *   <li>GRAY from colour is ITU-R BT.601 luma in Pillow's fixed point,
@@ -56,14 +57,14 @@ final class RasterPixels {
                         b = palette[2][index] & 0xFF;
                     }
                     case GRAY -> {
-                        r = samples[s] >> shift;
+                        r = eight(samples[s], shift);
                         g = r;
                         b = r;
                     }
                     case RGB -> {
-                        r = samples[s] >> shift;
-                        g = samples[s + 1] >> shift;
-                        b = samples[s + 2] >> shift;
+                        r = eight(samples[s], shift);
+                        g = eight(samples[s + 1], shift);
+                        b = eight(samples[s + 2], shift);
                     }
                     case CMYK -> {
                         int notK = 255 - samples[s + 3];
@@ -89,6 +90,14 @@ final class RasterPixels {
             }
             MemorySegment.copy(row, 0, out, ValueLayout.JAVA_BYTE, (long) y * row.length, row.length);
         }
+    }
+
+    /**
+     * A sample as 8 bits: itself, or a 16-bit one rounded as libpng's simplified API rounds it,
+     * {@code (v * 255 + 32767) / 65535}, so that both codecs give the same bytes.
+     */
+    private static int eight(int sample, int shift) {
+        return shift == 0 ? sample : (sample * 255 + 32767) / 65535;
     }
 
     /** Pillow's {@code MULDIV255}: {@code a * b / 255}, rounded its way. */

@@ -70,4 +70,15 @@ class CoinFlipTest {
         int[] next = {0};
         return () -> values[next[0]++];
     }
+
+    /** {@code std::mt19937(1234)} and {@code std::bernoulli_distribution(0.5f)}, 32 draws, as g++ 12 makes them. */
+    @Test
+    void aSeededCoinFlipsAsOneFlowsDoes() {
+        CoinFlip coin = CoinFlip.seeded(0.5f, 1234);
+        StringBuilder bits = new StringBuilder();
+        for (int i = 0; i < 32; i++) {
+            bits.append(coin.next() ? '1' : '0');
+        }
+        assertEquals("10000110111110111111000111001100", bits.toString());
+    }
 }

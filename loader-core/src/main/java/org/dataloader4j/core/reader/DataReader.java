@@ -59,6 +59,8 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
     private final ReaderOptions options;
     private final int capacity;
     private final Dataset<?> dataset;
+    /** The parser, closed with the reader if it holds resources of its own. */
+    private final Parser<?> parser;
     private final Arena arena;
     private final long offHeapBytes;
     private final Pipeline<?> pipeline;
@@ -68,6 +70,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
     private <T> DataReader(Dataset<T> dataset, Parser<? super T> parser, ReaderOptions options, SkipBudget skips) {
         this.options = options;
         this.dataset = dataset;
+        this.parser = parser;
         this.capacity = dataset instanceof BatchingDataset<?> batching ? batching.batchSize() : 1;
         this.corruptSkipped = skips != null ? skips::skipped : ForwardingDataset.find(dataset, SkipCorruptDataset.class)
                 .<LongSupplier>map(skip -> skip::skipped).orElse(() -> 0);
@@ -93,6 +96,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
             // A reader that fails to start owns nothing afterwards: free what it took.
             arena.close();
             dataset.close();
+            closeParser();
             throw t;
         }
         LOG.debug("reader {} started: {} slots of {} rows and {} bytes, {} parse threads",
@@ -234,7 +238,8 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
     /**
      * Stops the load and parse threads, closes the dataset (if the end of the data has not closed
      * it already: once the last batch is parsed, nothing reads the dataset, and a reader of record
-     * files unmaps them then, on a parse thread) and frees every slot's memory.
+     * files unmaps them then, on a parse thread), frees every slot's memory, and closes the parser
+     * if it is {@link AutoCloseable} (a parser holding native decoders).
      * Idempotent; a batch still held becomes invalid. A parse worker stops before its next
      * batch, and at once if the parser checks for interruption; the whole stop waits at most 5 s,
      * after which a thread still running is interrupted and named in the log.
@@ -252,8 +257,22 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
         }
         pipeline.invalidateSlots();
         arena.close();
+        if (stopped) {
+            closeParser();
+        }
         if (!stopped) {
             LOG.error("reader {}: some threads did not stop within {}", options.name(), CLOSE_TIMEOUT);
+        }
+    }
+
+    /** Closes the parser if it holds resources ({@link AutoCloseable}): no thread parses any more. */
+    private void closeParser() {
+        if (parser instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                LOG.warn("reader {}: closing the parser failed", options.name(), e);
+            }
         }
     }
 
