@@ -3,7 +3,9 @@ package org.dataloader4j.ofrecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Parser;
+import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.core.reader.FilePipelineBuilder;
@@ -42,6 +44,23 @@ public final class OFRecordReader {
     /** A builder with OneFlow's defaults: prefix {@code "part-"}, no padding, no shuffle, buffer 1024. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * OneFlow's image-classification reader, for ImageNet-style part files: each record's image
+     * (a JPEG or PNG in bytes feature {@code imageFeature}) through the fused training transform
+     * ({@link ImageTransform#training}: a random-resized-crop window, 224 × 224, mirrored half the
+     * time, normalized with ImageNet's mean and std, NCHW float32) if {@code training}, else the
+     * evaluation one ({@link ImageTransform#of}: shorter side 256, centre 224 × 224), and its label
+     * (int feature {@code labelFeature}) as int32 of shape {@code (N, 1)}; records shuffled (and
+     * files reordered every epoch) if {@code training}, all drawn from {@code seed}. Set the files
+     * and batch size, and change anything else, on the builder it returns.
+     */
+    public static Builder imageClassification(String imageFeature, String labelFeature, boolean training, long seed) {
+        return builder()
+                .imageTransform(training ? ImageTransform.training(imageFeature, seed) : ImageTransform.of(imageFeature))
+                .decoder(OFRecordRawDecoder.of(labelFeature, Shape.of(1), DataType.INT32))
+                .randomShuffle(training).shuffleAfterEpoch(training).seed(seed);
     }
 
     /** The options of an OFRecord reader: those of every part-file reader, plus the decoders. */

@@ -305,4 +305,31 @@ class OFRecordImageReaderTest {
         });
         assertTrue(e.getMessage().contains("maxPixels=400"), e.getMessage());
     }
+
+    @Test
+    void theImageClassificationReaderGivesImagesAndInt32Labels() throws IOException {
+        Path file = file();
+        for (boolean training : new boolean[] {true, false}) {
+            List<Integer> labels = new ArrayList<>();
+            try (DataReader reader = OFRecordReader.imageClassification("image", "label", training, 9)
+                    .files(List.of(file)).batchSize(8).imageCodec(ImageCodecs.imageIO())
+                    .reader(o -> o.name("classification-" + NAMES.incrementAndGet())).build()) {
+                for (Batch b : reader) {
+                    assertEquals(Shape.of(b.size(), 3, 224, 224), b.tensor("image").shape());
+                    assertEquals(DataType.INT32, b.tensor("label").dataType());
+                    for (int row = 0; row < b.size(); row++) {
+                        labels.add(b.tensor("label").getInt(row));
+                    }
+                }
+            }
+            List<Integer> sorted = new ArrayList<>(labels);
+            sorted.sort(null);
+            List<Integer> all = new ArrayList<>();
+            for (int i = 0; i < RECORDS; i++) {
+                all.add(i);
+            }
+            assertEquals(all, sorted, "every record once");
+            assertEquals(training, !labels.equals(all), "shuffled only for training");
+        }
+    }
 }

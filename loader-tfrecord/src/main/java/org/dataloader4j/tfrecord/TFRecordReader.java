@@ -4,7 +4,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Parser;
+import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.core.reader.FilePipelineBuilder;
@@ -41,6 +43,24 @@ public final class TFRecordReader {
     /** A builder: tf.Examples unless feature lists are added; compression detected; CRCs checked. */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * An image-classification reader of TFRecord files of tf.Examples: each record's image (a
+     * JPEG or PNG in bytes feature {@code imageFeature}, such as {@code image/encoded}) through
+     * the fused training transform ({@link ImageTransform#training}: a random-resized-crop window,
+     * 224 × 224, mirrored half the time, normalized with ImageNet's mean and std, NCHW float32) if
+     * {@code training}, else the evaluation one ({@link ImageTransform#of}: shorter side 256, centre
+     * 224 × 224), and its label (int64 feature {@code labelFeature}, such as
+     * {@code image/class/label}) as int32 of shape {@code (N, 1)}; records shuffled (and files
+     * reordered every epoch) if {@code training}, all drawn from {@code seed}. Set the files and
+     * batch size, and change anything else, on the builder it returns.
+     */
+    public static Builder imageClassification(String imageFeature, String labelFeature, boolean training, long seed) {
+        return builder()
+                .imageTransform(training ? ImageTransform.training(imageFeature, seed) : ImageTransform.of(imageFeature))
+                .feature(FixedLenFeature.of(labelFeature, Shape.of(1), DataType.INT32))
+                .randomShuffle(training).shuffleAfterEpoch(training).seed(seed);
     }
 
     /** The options of a TFRecord reader. */

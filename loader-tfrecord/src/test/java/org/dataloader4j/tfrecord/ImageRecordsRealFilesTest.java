@@ -101,6 +101,31 @@ class ImageRecordsRealFilesTest {
         assertTrue(sha.size() > 0);
     }
 
+    /** CIFAR-10's test records through the evaluation transform: 224 × 224 rows and the records' labels, in order. */
+    @org.junit.jupiter.api.Test
+    @SuppressWarnings("unchecked")
+    void theImageClassificationReaderReadsCifarLabels() throws IOException {
+        String file = "tensorflow-tfx/cifar10/test/cifar10_test.tfrecord";
+        Map<String, Object> expected = (Map<String, Object>) StrictJson.parse(SharedTestData.file("images/expected/" + file + ".json"));
+        List<Long> want = new ArrayList<>();
+        for (Map<String, Object> r : (List<Map<String, Object>>) expected.get("records")) {
+            Map<String, Object> label = (Map<String, Object>) ((Map<String, Object>) r.get("features")).get("label");
+            want.add(((Number) ((List<Object>) label.get("values")).get(0)).longValue());
+        }
+        List<Long> got = new ArrayList<>();
+        try (DataReader reader = TFRecordReader.imageClassification("image", "label", false, 1)
+                .files(List.of(SharedTestData.file("images/" + file))).batchSize(16)
+                .reader(o -> o.name("real-images-" + NAMES.incrementAndGet())).build()) {
+            for (Batch b : reader) {
+                assertEquals(org.dataloader4j.api.Shape.of(b.size(), 3, 224, 224), b.tensor("image").shape());
+                for (int row = 0; row < b.size(); row++) {
+                    got.add((long) b.tensor("label").getInt(row));
+                }
+            }
+        }
+        assertEquals(want, got);
+    }
+
     private static String sha256(byte[] bytes) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
