@@ -248,6 +248,14 @@ public final class ImageParser implements Parser<RecordSlice>, AutoCloseable {
         }
     }
 
+    /** The codec, the images and the wrapped parser: what {@code ReaderMetrics.parser} shows. */
+    @Override
+    public String toString() {
+        List<Object> images = new ArrayList<>(decoders);
+        images.addAll(transforms);
+        return "ImageParser[codec=" + codec.name() + ", " + images + (inner == null ? "" : ", " + inner) + "]";
+    }
+
     /** Frees every thread's decoder context. Call when no thread parses any more; idempotent. */
     @Override
     public void close() {

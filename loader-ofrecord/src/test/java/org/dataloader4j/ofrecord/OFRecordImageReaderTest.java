@@ -127,6 +127,7 @@ class OFRecordImageReaderTest {
         for (ImageCodec codec : codecs()) {
             for (ColorSpace cs : List.of(ColorSpace.RGB, ColorSpace.BGR)) {
                 try (DataReader reader = reader(file, codec).imageDecoder(ImageDecoder.of("image").colorSpace(cs)).build()) {
+                    assertTrue(reader.metrics().parser().contains("codec=" + codec.name()), reader.metrics().parser());
                     for (Batch b : reader) {
                         RaggedTensor pixels = b.ragged("image");
                         Tensor shape = b.tensor("image.shape");

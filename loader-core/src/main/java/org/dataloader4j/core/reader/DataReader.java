@@ -191,7 +191,7 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
         return new ReaderMetrics(c.samples(), c.payloadBytes(), corruptSkipped.getAsLong(), c.batchesParsed(),
                 delivery.batchesRead(), c.ringOccupancy(), options.ringSize(), Duration.ofNanos(delivery.stallNanos()),
                 Duration.ofNanos(c.loadBusyNanos()), Duration.ofNanos(c.loadBlockedNanos()),
-                Duration.ofNanos(c.parseBusyNanos()), Duration.ofNanos(c.elapsedNanos()));
+                Duration.ofNanos(c.parseBusyNanos()), Duration.ofNanos(c.elapsedNanos()), parser.toString());
     }
 
     /** The off-heap bytes the reader's slots hold; 0 once closed. */

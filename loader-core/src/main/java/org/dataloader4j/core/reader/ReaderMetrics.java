@@ -28,10 +28,12 @@ import java.time.Duration;
  * @param parseBusy     time the parse stage spent in the parser: with several parse workers
  *                      (each taking whole batches), the mean over them
  * @param elapsed       time since the reader started
+ * @param parser        what parses the batches: the parser's own description (an image parser's
+ *                      names its codec, native or ImageIO)
  */
 public record ReaderMetrics(long samples, long payloadBytes, long corruptSkipped, long batchesParsed, long batchesRead,
                             int ringOccupancy, int ringSize, Duration inputStall, Duration loadBusy,
-                            Duration loadBlocked, Duration parseBusy, Duration elapsed) {
+                            Duration loadBlocked, Duration parseBusy, Duration elapsed, String parser) {
 
     /** One line: counts, then times in milliseconds. */
     @Override
@@ -41,6 +43,6 @@ public record ReaderMetrics(long samples, long payloadBytes, long corruptSkipped
                 + " batchesRead=" + batchesRead + " ring=" + ringOccupancy + "/" + ringSize
                 + " inputStallMs=" + inputStall.toMillis() + " loadBusyMs=" + loadBusy.toMillis()
                 + " loadBlockedMs=" + loadBlocked.toMillis() + " parseBusyMs=" + parseBusy.toMillis()
-                + " elapsedMs=" + elapsed.toMillis();
+                + " elapsedMs=" + elapsed.toMillis() + " parser=" + parser;
     }
 }
