@@ -515,16 +515,14 @@ public final class ImageParser implements Parser<RecordSlice>, AutoCloseable {
             if (window != null) {
                 MemorySegment src = decodeInto(bytes, t.colorSpace(), window, channels);
                 MemorySegment small = resizeInto(src, window.width(), window.height(), channels, t.width(), t.height());
-                Normalize.write(small, t.width(), t.height(), channels, 0, 0, t.width(), t.height(), mirror, t, dst);
+                t.normalizer().apply(small, t.width(), t.height(), channels, mirror, dst, 0);
                 return;
             }
             // Evaluation: the shorter side resized to resizeShorter, then the centre.
             MemorySegment src = decodeInto(bytes, t.colorSpace(), CropWindow.whole(imageWidth, imageHeight), channels);
-            int[] size = Normalize.shorterSide(imageWidth, imageHeight, t.resizeShorter());
-            MemorySegment scaled = resizeInto(src, imageWidth, imageHeight, channels, size[0], size[1]);
-            int x = (size[0] - t.width()) / 2;
-            int y = (size[1] - t.height()) / 2;
-            Normalize.write(scaled, size[0], size[1], channels, x, y, t.width(), t.height(), mirror, t, dst);
+            ImageSize size = ImageResize.keepAspectRatio(imageWidth, imageHeight, t.resizeShorter(), ImageResize.Side.SHORTER, 0, 0);
+            MemorySegment scaled = resizeInto(src, imageWidth, imageHeight, channels, size.width(), size.height());
+            t.normalizer().apply(scaled, size.width(), size.height(), channels, mirror, dst, 0);
         }
 
         private MemorySegment decodeInto(MemorySegment bytes, ColorSpace colorSpace, CropWindow window, int channels) {

@@ -18,23 +18,18 @@ import org.dataloader4j.api.TensorSpec;
  *       one per batch slot), resized to {@code height × width} (bilinear, no antialiasing), then
  *       mirrored where a coin flip with {@link #mirror} probability says so.</li>
  *   <li><b>Evaluation</b> (no random crop): the image resized so that its shorter side is
- *       {@link #resizeShorter} (keeping its aspect ratio), then the centre {@code height × width}.</li>
+ *       {@link #resizeShorter}, the longer one in proportion as OneFlow's
+ *       {@code image_resize} keeps the aspect ratio ({@link ImageResize#keepAspectRatio}), then
+ *       the centre {@code height × width}.</li>
  * </ul>
  *
- * Then each channel {@code c} becomes {@code (v - mean[c]) / std[c]}, in {@link Layout#NCHW}
+ * Then each channel {@code c} becomes {@code (v - mean[c]) * (1 / std[c])}
+ * ({@link CropMirrorNormalize}, centred), in {@link CropMirrorNormalize.Layout#NCHW}
  * (the default) or NHWC. The defaults are ImageNet's: RGB, 224 × 224, mean (123.68, 116.779,
  * 103.939) and std (58.393, 57.12, 57.375) on 0–255 values, the shorter side resized to 256 for
  * evaluation, no mirror. The output is named after the feature. Immutable.
  */
 public final class ImageTransform {
-    /** Where the channels go in a row. */
-    public enum Layout {
-        /** Channels first: {@code (N, C, H, W)}. */
-        NCHW,
-        /** Channels last: {@code (N, H, W, C)}. */
-        NHWC
-    }
-
     private static final float[] IMAGENET_MEAN = {123.68f, 116.779f, 103.939f};
     private static final float[] IMAGENET_STD = {58.393f, 57.12f, 57.375f};
 
@@ -48,12 +43,14 @@ public final class ImageTransform {
     private final long mirrorSeed;
     private final float[] mean;
     private final float[] std;
-    private final Layout layout;
+    private final CropMirrorNormalize.Layout layout;
+    /** The last step, OneFlow's crop_mirror_normalize: the centre of the resized image, normalized. */
+    private final CropMirrorNormalize normalize;
     private final long maxPixels;
 
     private ImageTransform(String feature, ColorSpace colorSpace, RandomCrop randomCrop, int height, int width,
                            int resizeShorter, float mirrorProbability, long mirrorSeed, float[] mean, float[] std,
-                           Layout layout, long maxPixels) {
+                           CropMirrorNormalize.Layout layout, long maxPixels) {
         this.feature = Objects.requireNonNull(feature, "feature");
         this.colorSpace = Objects.requireNonNull(colorSpace, "colorSpace");
         this.randomCrop = randomCrop;
@@ -66,12 +63,14 @@ public final class ImageTransform {
         this.std = std;
         this.layout = Objects.requireNonNull(layout, "layout");
         this.maxPixels = maxPixels;
+        this.normalize = CropMirrorNormalize.builder().crop(width, height).cropPosition(0.5f, 0.5f).mean(mean).std(std)
+                .layout(layout).build();
     }
 
     /** The evaluation transform of feature {@code feature}, with ImageNet's defaults. */
     public static ImageTransform of(String feature) {
         return new ImageTransform(feature, ColorSpace.RGB, null, 224, 224, 256, 0, 0, IMAGENET_MEAN.clone(),
-                IMAGENET_STD.clone(), Layout.NCHW, ImageDecoder.DEFAULT_MAX_PIXELS);
+                IMAGENET_STD.clone(), CropMirrorNormalize.Layout.NCHW, ImageDecoder.DEFAULT_MAX_PIXELS);
     }
 
     /**
@@ -142,7 +141,7 @@ public final class ImageTransform {
     }
 
     /** This transform writing rows in {@code layout}. */
-    public ImageTransform layout(Layout layout) {
+    public ImageTransform layout(CropMirrorNormalize.Layout layout) {
         return new ImageTransform(feature, colorSpace, randomCrop, height, width, resizeShorter, mirrorProbability,
                 mirrorSeed, mean, std, layout, maxPixels);
     }
@@ -209,8 +208,13 @@ public final class ImageTransform {
         return std.clone();
     }
 
-    public Layout layout() {
+    public CropMirrorNormalize.Layout layout() {
         return layout;
+    }
+
+    /** Its last step: the {@code height × width} centre of an image, mirrored where asked, normalized. */
+    CropMirrorNormalize normalizer() {
+        return normalize;
     }
 
     public long maxPixels() {
@@ -220,7 +224,7 @@ public final class ImageTransform {
     /** The one output, float32, for batches of up to {@code batchCapacity} rows. */
     public List<TensorSpec> outputs(int batchCapacity) {
         int c = colorSpace.channels();
-        Shape shape = layout == Layout.NCHW ? Shape.of(batchCapacity, c, height, width) : Shape.of(batchCapacity, height, width, c);
+        Shape shape = layout == CropMirrorNormalize.Layout.NCHW ? Shape.of(batchCapacity, c, height, width) : Shape.of(batchCapacity, height, width, c);
         return List.of(TensorSpec.dense(feature, DataType.FLOAT32, shape));
     }
 
