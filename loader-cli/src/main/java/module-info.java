@@ -1,11 +1,15 @@
 /**
  * The {@code loader} command: {@code demo}, {@code inspect}, {@code verify}, {@code convert},
- * {@code index}, {@code bench} and {@code soak} on record files, with progress bars on long work;
- * {@code state} on saved reader states.
+ * {@code index}, {@code bench}, {@code preview} and {@code soak} on record files, with progress
+ * bars on long work; {@code state} on saved reader states.
  */
 module org.dataloader4j.cli {
     requires org.dataloader4j.ofrecord;
     requires org.dataloader4j.tfrecord;
+    // Images in records: inspect --decode-images, bench --image, preview.
+    requires org.dataloader4j.image;
+    // preview writes its grid as a PNG with ImageIO.
+    requires java.desktop;
     requires org.dataloader4j.samples;
     requires info.picocli;
     // JSON: saved reader states, and records for inspect --json.

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.cli.internal.ExitCodes;
 import org.dataloader4j.cli.internal.FeatureOption;
@@ -21,6 +22,10 @@ import org.dataloader4j.core.reader.ReaderOptions;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.RawRecord;
+import org.dataloader4j.image.ColorSpace;
+import org.dataloader4j.image.ImageCodec;
+import org.dataloader4j.image.ImageDecoder;
+import org.dataloader4j.image.ImageTransform;
 import org.dataloader4j.ofrecord.OFRecordRawDecoder;
 import org.dataloader4j.ofrecord.OFRecordReader;
 import org.dataloader4j.tfrecord.FixedLenFeature;
@@ -35,16 +40,22 @@ import picocli.CommandLine.ParentCommand;
  * training loop that does nothing but take batches, so that the loop waits on the loader the
  * whole time. Reports what the command measures itself: a single-threaded framing pass, the
  * reader's build time, time to first batch, the read loop's records/s and MB/s, and the time
- * spent waiting inside {@code read()}.
+ * spent waiting inside {@code read()}. With {@code --image}, an image feature goes through the
+ * fused training path ({@link ImageTransform#training}) or, with {@code --decode-only}, is
+ * decoded whole ({@link ImageDecoder}); the report adds images/s and the codec that ran.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Run the full pipeline (load thread, ring, parse threads) over the record files in DIR "
                 + "with a training loop that only takes batches, and report records/s, MB/s, the time "
                 + "spent waiting in read() (input stall) and a breakdown by stage.",
             "First a single-threaded pass reads every frame (decompression, framing and CRCs, no parsing): "
-                + "the rate that reading the files alone allows. It also warms the file cache for the pipeline run."},
-        footer = {"%nExample:%n  loader bench data/ --format ofrecord --feature images:float32:784 "
-                + "--feature labels:int64:1 --batch 256 --threads 2 --epochs 3", ExitCodes.HELP})
+                + "the rate that reading the files alone allows. It also warms the file cache for the pipeline run.",
+            "With --image FEATURE, each record's JPEG or PNG in FEATURE goes through the training path (a random "
+                + "resized crop to 224×224, a coin-flip mirror, ImageNet normalization, into NCHW float32), or with "
+                + "--decode-only is decoded whole to RGB; the report adds images/s and the codec that ran."},
+        footer = {"%nExamples:%n  loader bench data/ --format ofrecord --feature images:float32:784 "
+                + "--feature labels:int64:1 --batch 256 --threads 2 --epochs 3",
+            "  loader bench imagenet-of/ --image encoded --feature class/label:int64:1 --threads 8 --codec native", ExitCodes.HELP})
 final class BenchCommand implements Callable<Integer> {
     @ParentCommand
     private Loader loader;
@@ -52,12 +63,27 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     private RecordInputs inputs;
 
-    @Option(names = "--feature", paramLabel = "NAME:TYPE:SHAPE", required = true,
-            description = "a dense feature to decode, e.g. images:float32:784 (repeat for more)")
-    private List<String> features;
+    @Option(names = "--feature", paramLabel = "NAME:TYPE:SHAPE",
+            description = "a dense feature to decode, e.g. images:float32:784 (repeat for more; needed unless --image is given)")
+    private List<String> features = List.of();
 
-    @Option(names = "--batch", paramLabel = "N", defaultValue = "256", description = "records per batch (default: ${DEFAULT-VALUE})")
-    private int batch;
+    @Option(names = "--image", paramLabel = "FEATURE",
+            description = "a bytes feature of one JPEG or PNG a record, through the training path (RandomResizedCrop 224, flip, normalize)")
+    private String image;
+
+    @Option(names = "--decode-only", description = "with --image: decode whole images to RGB pixels instead of the training path")
+    private boolean decodeOnly;
+
+    @Option(names = "--codec", paramLabel = "CODEC", converter = CodecOption.Converter.class,
+            description = "with --image: native or imageio (default: native where it loads, else imageio)")
+    private CodecOption codec;
+
+    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "0",
+            description = "with --image: the seed of the random crops and flips (default: ${DEFAULT-VALUE})")
+    private long seed;
+
+    @Option(names = "--batch", paramLabel = "N", description = "records per batch (default: 256; 64 with --image)")
+    private Integer batch;
 
     @Option(names = "--threads", paramLabel = "N", description = "parse threads (default: the number of processors)")
     private Integer threads;
@@ -80,7 +106,17 @@ final class BenchCommand implements Callable<Integer> {
         if (epochs < 1) {
             throw new IllegalArgumentException("--epochs must be > 0: epochs=" + epochs);
         }
+        if (features.isEmpty() && image == null) {
+            throw new IllegalArgumentException("give a feature to decode: --feature NAME:TYPE:SHAPE or --image FEATURE");
+        }
+        if (image == null && (decodeOnly || codec != null)) {
+            throw new IllegalArgumentException((decodeOnly ? "--decode-only" : "--codec") + " needs --image FEATURE");
+        }
+        if (batch == null) {
+            batch = image != null ? 64 : 256;
+        }
         List<FeatureOption> specs = features.stream().map(FeatureOption::parse).toList();
+        ImageCodec imageCodec = image != null ? CodecOption.codec(codec) : null;
         List<Path> files = inputs.files();
         Framing framing = inputs.formatOf(files.get(0)).framing();
         PrintWriter out = loader.terminal().out();
@@ -99,11 +135,16 @@ final class BenchCommand implements Callable<Integer> {
                 epochs, epochs == 1 ? "epoch" : "epochs");
         out.printf("packed varints into int32 and int64 tensors: %s%n",
                 ValueCopier.vectorVarints() ? "Vector API decoder (SIMD)" : "scalar decoder");
+        if (image != null) {
+            out.printf("images in %s: %s; codec %s%n", image, decodeOnly ? "decoded whole to RGB uint8 (--decode-only)"
+                    : "training path (random resized crop to 224x224, flip, normalize; NCHW float32, seed " + seed + ")",
+                    CodecOption.describe(imageCodec));
+        }
         out.printf("framing pass (1 thread: read, decompress, frames, CRCs; no parsing)%n");
         out.printf("  %-28s %s  %s  %s%n", "all files", Units.seconds(pass.nanos),
                 Units.perSecond(pass.records, pass.nanos, "records"), Units.megabytesPerSecond(pass.payloadBytes, pass.nanos));
 
-        Run run = pipeline(files, framing, specs, pass.records * epochs);
+        Run run = pipeline(files, framing, specs, imageCodec, pass.records * epochs);
         long loop = run.loopEnd - run.built;
         long payload = pass.payloadBytes * epochs;
         out.printf("pipeline (load thread, ring, parse threads; the loop only takes batches)%n");
@@ -112,6 +153,10 @@ final class BenchCommand implements Callable<Integer> {
         out.printf("  %-28s %s  %s  %s of records, %s of tensors%n", "read loop, " + String.format("%,d", run.records) + " records",
                 Units.seconds(loop), Units.perSecond(run.records, loop, "records"), Units.megabytesPerSecond(payload, loop),
                 Units.megabytesPerSecond(run.tensorBytes, loop));
+        if (image != null) {
+            out.printf("  %-28s %s  %s%n", "images, " + String.format("%,d", run.records), Units.seconds(loop),
+                    Units.perSecond(run.records, loop, "images"));
+        }
         out.printf("  %-28s %s  (%s of the read loop)%n", "input stall (inside read())", Units.seconds(run.stall),
                 Units.percent(run.stall, loop));
         out.printf("  %-28s %s%n", "close", Units.seconds(run.closed - run.loopEnd));
@@ -165,10 +210,10 @@ final class BenchCommand implements Callable<Integer> {
         ReaderMetrics metrics;
     }
 
-    private Run pipeline(List<Path> files, Framing framing, List<FeatureOption> specs, long expected) {
+    private Run pipeline(List<Path> files, Framing framing, List<FeatureOption> specs, ImageCodec imageCodec, long expected) {
         Run run = new Run();
         run.start = System.nanoTime();
-        try (DataReader reader = build(files, framing, specs);
+        try (DataReader reader = build(files, framing, specs, imageCodec);
              Progress progress = loader.terminal().progress("pipeline", expected)) {
             run.built = System.nanoTime();
             while (true) {
@@ -185,7 +230,12 @@ final class BenchCommand implements Callable<Integer> {
                 }
                 run.records += b.size();
                 for (String name : b.names()) {
-                    run.tensorBytes += b.tensor(name).segment().byteSize();
+                    if (decodeOnly && name.equals(image)) {
+                        // Ragged pixels: the bytes of this batch's rows, not the slot's capacity.
+                        run.tensorBytes += b.ragged(name).offset(b.size());
+                    } else {
+                        run.tensorBytes += b.tensor(name).segment().byteSize();
+                    }
                 }
                 progress.update(run.records, Units.perSecond(run.records, after - run.built, "records"));
             }
@@ -198,15 +248,32 @@ final class BenchCommand implements Callable<Integer> {
         return run;
     }
 
-    private DataReader build(List<Path> files, Framing framing, List<FeatureOption> specs) {
+    private DataReader build(List<Path> files, Framing framing, List<FeatureOption> specs, ImageCodec imageCodec) {
         if (framing == Framing.OFRECORD) {
             OFRecordReader.Builder b = OFRecordReader.builder();
             specs.forEach(s -> b.decoder(OFRecordRawDecoder.of(s.name(), s.shape(), s.dataType())));
+            if (image != null) {
+                b.imageCodec(imageCodec);
+                images(b::imageDecoder, b::imageTransform);
+            }
             return configure(b, files).build();
         }
         TFRecordReader.Builder b = TFRecordReader.builder();
         specs.forEach(s -> b.feature(FixedLenFeature.of(s.name(), s.shape(), s.dataType())));
+        if (image != null) {
+            b.imageCodec(imageCodec);
+            images(b::imageDecoder, b::imageTransform);
+        }
         return configure(b, files).build();
+    }
+
+    /** Adds the image feature's decoder (with --decode-only) or training transform to a reader's builder. */
+    private void images(Consumer<ImageDecoder> decoder, Consumer<ImageTransform> transform) {
+        if (decodeOnly) {
+            decoder.accept(ImageDecoder.of(image).colorSpace(ColorSpace.RGB));
+        } else {
+            transform.accept(ImageTransform.training(image, seed));
+        }
     }
 
     private <B extends org.dataloader4j.core.reader.FilePipelineBuilder<B>> B configure(B b, List<Path> files) {

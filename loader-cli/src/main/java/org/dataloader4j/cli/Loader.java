@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
  * loader convert in.tfrecord -o out/   TFRecord, OFRecord, CSV, image folders to record files
  * loader index data/                   write the record-index sidecars
  * loader bench data/ --feature images:float32:784 --feature labels:int64:1
+ * loader preview data/ --image encoded -o grid.png   the first batch's augmented images, as a PNG
  * loader state reader.state            a saved reader state as JSON, or in another form
  * </pre>
  *
@@ -23,9 +24,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "loader", mixinStandardHelpOptions = true, versionProvider = Loader.Version.class,
         description = "Inspect, verify, convert, index and benchmark OFRecord and TFRecord files, "
-                + "read saved reader states, or run the demo.",
+                + "preview their images, read saved reader states, or run the demo.",
         subcommands = {DemoCommand.class, InspectCommand.class, VerifyCommand.class, ConvertCommand.class,
-            IndexCommand.class, BenchCommand.class, SoakCommand.class, StateCommand.class, CommandLine.HelpCommand.class},
+            IndexCommand.class, BenchCommand.class, PreviewCommand.class, SoakCommand.class, StateCommand.class, CommandLine.HelpCommand.class},
         footer = {"%nExample:%n  loader inspect data/part-00000 -n 2", ExitCodes.HELP})
 public final class Loader implements Runnable {
     private final Terminal terminal;

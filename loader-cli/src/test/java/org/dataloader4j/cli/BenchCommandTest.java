@@ -2,6 +2,7 @@ package org.dataloader4j.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,14 +12,18 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.dataloader4j.image.ImageCodecs;
 import org.dataloader4j.samples.SoftmaxRegression;
 import org.dataloader4j.testkit.SharedTestData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class BenchCommandTest {
     private static final Pattern READ_LOOP = Pattern.compile("  read loop, ([\\d,]+) records .*");
+    private static final Pattern IMAGES = Pattern.compile("  images, ([\\d,]+) +[\\d.]+ s  [\\d,]+ images/s");
 
     @TempDir
     Path dir;
@@ -81,12 +86,69 @@ class BenchCommandTest {
         assertTrue(err.get(0).startsWith("loader: " + dir.resolve("part-00000")), r::toString);
     }
 
+    /** The training path over generated PNG and JPEG records: every image of every epoch, and the codec that ran. */
+    @Test
+    @Timeout(120)
+    void benchesTheImageTrainingPathAndNamesTheCodec() throws IOException {
+        TestImages.writeRecords(dir, 70, 2, 3);
+        Cli.Result r = Cli.run("bench", dir.toString(), "--image", "encoded", "--feature", "label:int64:1",
+                "--batch", "16", "--threads", "2", "--epochs", "2");
+        assertEquals(0, r.code(), r::toString);
+        assertTrue(r.lines().get(0).contains("ofrecord, 2 files") && r.lines().get(0).contains("70 records; batch 16"), r::toString);
+        String codec = ImageCodecs.preferred().name();
+        assertTrue(r.out().contains("images in encoded: training path (random resized crop to 224x224, flip, normalize; "
+                + "NCHW float32, seed 0); codec " + codec + " ("), r::toString);
+        assertEquals(140, readLoopRecords(r));
+        assertEquals(140, images(r));
+        assertTrue(r.out().contains("140 samples"), r::toString);
+    }
+
+    /** --decode-only decodes whole images, with the codec asked for. */
+    @ParameterizedTest
+    @ValueSource(strings = {"imageio", "native"})
+    @Timeout(120)
+    void decodeOnlyRunsTheCodecAskedFor(String codec) throws IOException {
+        if (codec.equals("native")) {
+            assumeTrue(ImageCodecs.nativeCodec().isPresent(), () -> "no native codec: " + ImageCodecs.nativeUnavailableReason());
+        }
+        TestImages.writeRecords(dir, 45, 1, 4);
+        Cli.Result r = Cli.run("bench", dir.toString(), "--image", "encoded", "--decode-only", "--codec", codec,
+                "--threads", "2");
+        assertEquals(0, r.code(), r::toString);
+        assertTrue(r.lines().get(0).contains("45 records; batch 64"), r::toString);
+        assertTrue(r.out().contains("images in encoded: decoded whole to RGB uint8 (--decode-only); codec " + codec + " ("), r::toString);
+        assertEquals(45, images(r));
+    }
+
+    @Test
+    void imageOptionsNeedAnImageAndAKnownCodec() {
+        Cli.Result r = Cli.run("bench", dir.toString(), "--feature", "labels:int64:1", "--decode-only");
+        assertEquals(2, r.code(), r::toString);
+        assertEquals(List.of("loader: --decode-only needs --image FEATURE"), r.err().lines().toList());
+        Cli.Result none = Cli.run("bench", dir.toString());
+        assertEquals(2, none.code(), none::toString);
+        Cli.Result codec = Cli.run("bench", dir.toString(), "--image", "encoded", "--codec", "opencv");
+        assertEquals(2, codec.code(), codec::toString);
+        assertTrue(codec.err().startsWith("loader: Invalid value for option '--codec': expected native or imageio: codec=opencv"),
+                codec::toString);
+    }
+
     @Test
     void aBadFeatureSpecIsAUsageError() {
         Cli.Result r = Cli.run("bench", dir.toString(), "--feature", "images:float32");
         assertEquals(2, r.code(), r::toString);
         assertEquals(List.of("loader: --feature must be NAME:TYPE:SHAPE, e.g. images:float32:784: feature=images:float32"),
                 r.err().lines().toList());
+    }
+
+    private static long images(Cli.Result r) {
+        for (String line : r.lines()) {
+            Matcher m = IMAGES.matcher(line);
+            if (m.matches()) {
+                return Long.parseLong(m.group(1).replace(",", ""));
+            }
+        }
+        throw new AssertionError("no images line: " + r);
     }
 
     private static long readLoopRecords(Cli.Result r) {

@@ -3,23 +3,38 @@ package org.dataloader4j.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import org.dataloader4j.api.Batch;
+import org.dataloader4j.api.DataType;
+import org.dataloader4j.api.RaggedTensor;
+import org.dataloader4j.api.Shape;
+import org.dataloader4j.api.Tensor;
+import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.RecordReader;
 import org.dataloader4j.format.proto.Feature;
 import org.dataloader4j.format.proto.OFRecord;
 import org.dataloader4j.format.tf.Example;
+import org.dataloader4j.image.ColorSpace;
+import org.dataloader4j.image.ImageDecoder;
+import org.dataloader4j.ofrecord.OFRecordRawDecoder;
+import org.dataloader4j.ofrecord.OFRecordReader;
 import org.dataloader4j.testkit.SharedTestData;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class ConvertCommandTest {
@@ -111,6 +126,62 @@ class ConvertCommandTest {
         assertArrayEquals(cat2, part1.get(0).getFeatureMap().get("encoded").getBytesList().getValue(0).toByteArray());
         assertArrayEquals(dog, part0.get(1).getFeatureMap().get("encoded").getBytesList().getValue(0).toByteArray());
         assertEquals(List.of(1L), part0.get(1).getFeatureMap().get("class/label").getInt64List().getValueList());
+    }
+
+    /**
+     * Real JPEG and PNG files made here, converted and read back through the OFRecord reader's
+     * image decoder: every image has its file's size and class, and every PNG (lossless) its
+     * file's pixels.
+     */
+    @Test
+    @Timeout(120)
+    void convertedImagesDecodeToTheirFilesSizesAndPixels() throws IOException {
+        Path images = dir.resolve("photos");
+        Random random = new Random(21);
+        List<BufferedImage> pictures = new ArrayList<>();
+        List<Boolean> isPng = new ArrayList<>();
+        List<Long> labels = new ArrayList<>();
+        String[] classes = {"daisy", "tulip"};
+        for (int c = 0; c < classes.length; c++) {
+            Files.createDirectories(images.resolve(classes[c]));
+            for (int i = 0; i < 5; i++) {
+                BufferedImage picture = TestImages.picture(30 + random.nextInt(60), 30 + random.nextInt(60), random);
+                boolean png = i % 2 == 0;
+                // Names in order of i, so the records (class by class, name order) follow the lists.
+                Files.write(images.resolve(classes[c]).resolve(i + (png ? ".png" : ".jpg")),
+                        TestImages.encode(picture, png ? "png" : "jpeg"));
+                pictures.add(picture);
+                isPng.add(png);
+                labels.add((long) c);
+            }
+        }
+        Path out = dir.resolve("out");
+        Cli.Result r = Cli.run("convert", "--from", "images", images.toString(), "-o", out.toString());
+        assertEquals(0, r.code(), r::toString);
+        assertEquals("converted 10 images of 2 classes to ofrecord in " + out + " (features encoded, class/label)", r.lines().get(0));
+
+        try (DataReader reader = OFRecordReader.builder().files(List.of(out.resolve("part-00000"))).batchSize(pictures.size())
+                .reader(o -> o.name("convert-images"))
+                .decoder(OFRecordRawDecoder.of("class/label", Shape.of(1), DataType.INT64))
+                .imageDecoder(ImageDecoder.of("encoded").colorSpace(ColorSpace.RGB))
+                .build()) {
+            Batch b = reader.read();
+            assertEquals(pictures.size(), b.size());
+            RaggedTensor pixels = b.ragged("encoded");
+            Tensor shape = b.tensor("encoded.shape");
+            for (int row = 0; row < b.size(); row++) {
+                BufferedImage picture = pictures.get(row);
+                assertEquals(List.of(picture.getHeight(), picture.getWidth(), 3),
+                        List.of(shape.getInt(3L * row), shape.getInt(3L * row + 1), shape.getInt(3L * row + 2)), "size of image " + row);
+                assertEquals(labels.get(row), b.tensor("class/label").getLong(row), "class of image " + row);
+                if (isPng.get(row)) {
+                    byte[] decoded = pixels.values().segment().asSlice(pixels.offset(row), pixels.rowLength(row))
+                            .toArray(ValueLayout.JAVA_BYTE);
+                    assertArrayEquals(TestImages.rgb(picture), decoded, "pixels of PNG " + row);
+                }
+            }
+            assertNull(reader.read());
+        }
     }
 
     @Test

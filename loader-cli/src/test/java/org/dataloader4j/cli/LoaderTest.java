@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class LoaderTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"demo", "inspect", "verify", "convert", "index", "bench", "state"})
+    @ValueSource(strings = {"demo", "inspect", "verify", "convert", "index", "bench", "preview", "state"})
     void everyCommandHasHelpWithAnExampleAndTheExitCodes(String command) {
         Cli.Result r = Cli.run(command, "--help");
         assertEquals(0, r.code(), r::toString);
@@ -24,7 +24,7 @@ class LoaderTest {
     void noCommandPrintsTheUsage() {
         Cli.Result r = Cli.run();
         assertEquals(0, r.code(), r::toString);
-        for (String command : List.of("demo", "inspect", "verify", "convert", "index", "bench", "state")) {
+        for (String command : List.of("demo", "inspect", "verify", "convert", "index", "bench", "preview", "state")) {
             assertTrue(r.out().contains("  " + command + " "), command + " listed: " + r);
         }
     }

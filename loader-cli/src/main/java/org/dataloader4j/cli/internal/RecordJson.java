@@ -28,6 +28,10 @@ import java.util.Map;
  * SequenceExample has {@code "context"} and {@code "feature_lists"} in place of
  * {@code "features"}; a payload that is not a valid message has {@code "error"} and its
  * {@code "length"} instead.
+ *
+ * <p>With an {@link ImageProbe}, a bytes value that is a JPEG or PNG is an object in place of its
+ * base64: {@code {"type": "image", "format": "jpeg", "width": 500, "height": 375, "channels": 3,
+ * "rgb_sha256": "…"}}, or {@code {"type": "image", "error": "…"}} if it cannot be decoded.
  */
 public final class RecordJson {
     private static final JsonFactory FACTORY = new JsonFactory();
@@ -46,6 +50,14 @@ public final class RecordJson {
 
     /** {@code record}, read from {@code file} (as the user named it), as one line. */
     public static String line(String file, DecodedRecord record) {
+        return line(file, record, null);
+    }
+
+    /**
+     * {@code record}, read from {@code file} (as the user named it), as one line, with its images
+     * decoded by {@code images} (null: bytes are all base64).
+     */
+    public static String line(String file, DecodedRecord record, ImageProbe images) {
         StringWriter out = new StringWriter(256);
         try (JsonGenerator g = FACTORY.createGenerator(out)) {
             g.setPrettyPrinter(ONE_LINE.createInstance()); // it counts nesting: one per generator
@@ -60,12 +72,12 @@ public final class RecordJson {
                 }
                 case SEQUENCE_EXAMPLE -> {
                     g.writeFieldName("context");
-                    features(g, record.features());
+                    features(g, record.features(), images);
                     g.writeObjectFieldStart("feature_lists");
                     for (Map.Entry<String, List<FeatureValues>> e : record.featureLists().entrySet()) {
                         g.writeArrayFieldStart(e.getKey());
                         for (FeatureValues f : e.getValue()) {
-                            feature(g, f);
+                            feature(g, e.getKey(), f, images);
                         }
                         g.writeEndArray();
                     }
@@ -73,7 +85,7 @@ public final class RecordJson {
                 }
                 default -> {
                     g.writeFieldName("features");
-                    features(g, record.features());
+                    features(g, record.features(), images);
                 }
             }
             g.writeEndObject();
@@ -83,22 +95,22 @@ public final class RecordJson {
         return out.toString();
     }
 
-    private static void features(JsonGenerator g, Map<String, FeatureValues> features) throws IOException {
+    private static void features(JsonGenerator g, Map<String, FeatureValues> features, ImageProbe images) throws IOException {
         g.writeStartObject();
         for (Map.Entry<String, FeatureValues> e : features.entrySet()) {
             g.writeFieldName(e.getKey());
-            feature(g, e.getValue());
+            feature(g, e.getKey(), e.getValue(), images);
         }
         g.writeEndObject();
     }
 
-    private static void feature(JsonGenerator g, FeatureValues f) throws IOException {
+    private static void feature(JsonGenerator g, String name, FeatureValues f, ImageProbe images) throws IOException {
         g.writeStartObject();
         g.writeStringField("type", f.type().label());
         g.writeArrayFieldStart("values");
         for (Object v : f.values()) {
             switch (v) {
-                case ByteString bytes -> g.writeString(Base64.getEncoder().encodeToString(bytes.toByteArray()));
+                case ByteString bytes -> bytes(g, name, bytes, images);
                 case Float x -> number(g, x.doubleValue());
                 case Double x -> number(g, x);
                 case Integer x -> g.writeNumber(x);
@@ -107,6 +119,27 @@ public final class RecordJson {
             }
         }
         g.writeEndArray();
+        g.writeEndObject();
+    }
+
+    /** A bytes value as base64, or as the image it is. */
+    private static void bytes(JsonGenerator g, String name, ByteString bytes, ImageProbe images) throws IOException {
+        ImageProbe.Image image = images == null ? null : images.describe(name, bytes);
+        if (image == null) {
+            g.writeString(Base64.getEncoder().encodeToString(bytes.toByteArray()));
+            return;
+        }
+        g.writeStartObject();
+        g.writeStringField("type", "image");
+        if (image.decoded()) {
+            g.writeStringField("format", image.format().id());
+            g.writeNumberField("width", image.width());
+            g.writeNumberField("height", image.height());
+            g.writeNumberField("channels", image.channels());
+            g.writeStringField("rgb_sha256", image.rgbSha256());
+        } else {
+            g.writeStringField("error", image.error());
+        }
         g.writeEndObject();
     }
 

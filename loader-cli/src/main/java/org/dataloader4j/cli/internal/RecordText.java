@@ -12,7 +12,9 @@ import java.util.Map;
 /**
  * One record for people, as {@code loader inspect} prints it: a heading, then a feature a line
  * with its type, its value count and its first values. Bytes print as text where they are
- * printable UTF-8, otherwise as a hex prefix and their length.
+ * printable UTF-8, otherwise as a hex prefix and their length; with an {@link ImageProbe}, a JPEG
+ * or PNG prints as its format and size ({@code encoded  jpeg 500×375×3} for a feature of one
+ * image).
  */
 public final class RecordText {
     /** How many values of one feature are shown. */
@@ -25,6 +27,11 @@ public final class RecordText {
 
     /** {@code record} in lines, each ending with a line break. */
     public static String of(DecodedRecord record) {
+        return of(record, null);
+    }
+
+    /** {@code record} in lines, each ending with a line break, with its images decoded by {@code images} (or null). */
+    public static String of(DecodedRecord record, ImageProbe images) {
         StringBuilder b = new StringBuilder();
         b.append("record ").append(record.raw().index()).append(" (offset ").append(record.raw().offset())
                 .append(", ").append(record.raw().payload().length).append(" bytes")
@@ -37,13 +44,13 @@ public final class RecordText {
         if (!record.featureLists().isEmpty()) {
             b.append("  context:\n");
         }
-        record.features().forEach((name, f) -> line(b, indent, name, f));
+        record.features().forEach((name, f) -> line(b, indent, name, f, images));
         if (!record.featureLists().isEmpty()) {
             b.append("  feature lists:\n");
             for (Map.Entry<String, List<FeatureValues>> e : record.featureLists().entrySet()) {
                 List<FeatureValues> steps = e.getValue();
                 for (int i = 0; i < steps.size(); i++) {
-                    line(b, indent, e.getKey() + "[" + i + "]", steps.get(i));
+                    line(b, indent, e.getKey() + "[" + i + "]", steps.get(i), images);
                 }
                 if (steps.isEmpty()) {
                     b.append(indent).append(e.getKey()).append("  (no steps)\n");
@@ -53,7 +60,14 @@ public final class RecordText {
         return b.toString();
     }
 
-    private static void line(StringBuilder b, String indent, String name, FeatureValues f) {
+    private static void line(StringBuilder b, String indent, String name, FeatureValues f, ImageProbe images) {
+        if (images != null && f.type() == FeatureValues.Type.BYTES && f.values().size() == 1) {
+            ImageProbe.Image image = images.describe(name, (ByteString) f.values().get(0));
+            if (image != null) {
+                b.append(indent).append(name).append("  ").append(image.text()).append('\n');
+                return;
+            }
+        }
         b.append(indent).append(name).append("  ").append(f.type().label());
         if (f.type() != FeatureValues.Type.NONE) {
             b.append('[').append(f.values().size()).append(']');
@@ -61,7 +75,8 @@ public final class RecordText {
         List<?> values = f.values();
         String sep = "  ";
         for (int i = 0; i < Math.min(VALUES, values.size()); i++) {
-            b.append(sep).append(value(values.get(i)));
+            ImageProbe.Image image = images != null && values.get(i) instanceof ByteString bytes ? images.describe(name, bytes) : null;
+            b.append(sep).append(image != null ? image.text() : value(values.get(i)));
             sep = ", ";
         }
         if (values.size() > VALUES) {
