@@ -14,6 +14,7 @@ import org.dataloader4j.cli.internal.CliException;
 import org.dataloader4j.cli.internal.ExitCodes;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.format.Framing;
+import org.dataloader4j.image.CropMirrorNormalize;
 import org.dataloader4j.image.ImageTransform;
 import org.dataloader4j.ofrecord.OFRecordReader;
 import org.dataloader4j.tfrecord.TFRecordReader;
@@ -59,7 +60,7 @@ final class PreviewCommand implements Callable<Integer> {
     /** The transform whose first batch the grid shows: the training path, on 0–255, channels last. */
     private static ImageTransform transform(String feature, long seed) {
         return ImageTransform.training(feature, seed).normalize(new float[] {0, 0, 0}, new float[] {1, 1, 1})
-                .layout(ImageTransform.Layout.NHWC);
+                .layout(CropMirrorNormalize.Layout.NHWC);
     }
 
     @Override

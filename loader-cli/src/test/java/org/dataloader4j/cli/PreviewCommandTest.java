@@ -11,6 +11,7 @@ import java.util.List;
 import javax.imageio.ImageIO;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.image.CropMirrorNormalize;
 import org.dataloader4j.image.ImageTransform;
 import org.dataloader4j.ofrecord.OFRecordReader;
 import org.junit.jupiter.api.Test;
@@ -45,7 +46,7 @@ class PreviewCommandTest {
         assertEquals(3 * CELL, png.getHeight());
 
         ImageTransform unnormalized = ImageTransform.training("encoded", 9)
-                .normalize(new float[] {0, 0, 0}, new float[] {1, 1, 1}).layout(ImageTransform.Layout.NHWC);
+                .normalize(new float[] {0, 0, 0}, new float[] {1, 1, 1}).layout(CropMirrorNormalize.Layout.NHWC);
         float[] rows;
         try (DataReader reader = OFRecordReader.builder().files(List.of(data.resolve("part-00000"), data.resolve("part-00001")))
                 .batchSize(7).reader(o -> o.name("preview-check")).imageTransform(unnormalized).build()) {
