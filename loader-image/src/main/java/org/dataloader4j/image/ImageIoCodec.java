@@ -30,6 +30,10 @@ import javax.imageio.ImageTypeSpecifier;
  *   <li>CMYK and YCCK JPEGs (Adobe's inverted CMYK) are converted to RGB as Pillow converts
  *       them;</li>
  *   <li>16-bit PNG samples are rounded to 8 bits as libpng rounds them;</li>
+ *   <li>a JPEG whose chroma has all the columns and half the rows of its luma (4:4:0, as a
+ *       lossless quarter turn makes of 4:2:2) has its chroma upsampled by repeating rows, libjpeg
+ *       6b's only way; libjpeg-turbo (the native codec, Pillow, OpenCV) interpolates, so the
+ *       pixels of such images differ slightly from theirs;</li>
  *   <li>a JPEG whose entropy-coded data is cut short or corrupt is refused, not padded: libjpeg
  *       only warns about it, and this codec turns such warnings into an {@link ImageException}.
  *       Extraneous bytes before a marker, which lose no pixel, are let through;</li>

@@ -1,0 +1,264 @@
+package org.dataloader4j.image;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.code_intelligence.jazzer.api.Jazzer;
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * Fuzzes both image codecs, native and ImageIO, with an encoded image of arbitrary bytes: a JPEG
+ * ({@link #decodeJpeg}) or a PNG ({@link #decodePng}), as the seeds of each make it. The input is
+ * the image followed by four bytes that place a window in it. Each codec reads the header and,
+ * for an image of at most {@link #MAX_PIXELS}, decodes the whole image and the window in every
+ * colour space into off-heap memory. Only an {@link ImageException} may escape, and:
+ * <ul>
+ *   <li>a window is the same pixels as that window of the whole image, which decodes in every
+ *       colour space or in none, BGR being RGB with red and blue swapped;</li>
+ *   <li>nothing is written past the window's bytes;</li>
+ *   <li>where both codecs read the header they read the same one, and where both decode the
+ *       image they give the same pixels, but where each follows a reference of its own
+ *       ({@link #samePixelsMeant}).</li>
+ * </ul>
+ * Where the native codec does not load, ImageIO is checked alone. Regression inputs are in
+ * {@code ImageDecoderFuzzTestInputs}; see docs/fuzzing.md.
+ */
+class ImageDecoderFuzzTest {
+    /** The most pixels an image may declare to be decoded here; of a larger one only the header is read. */
+    static final long MAX_PIXELS = 1L << 20;
+    /** The input's last bytes: the window's left, top, width and height, each in 256ths of what the image leaves. */
+    static final int WINDOW_BYTES = 4;
+    /** Bytes after a decode's output that must keep what they held. */
+    private static final int GUARD = 64;
+    private static final byte POISON = (byte) 0xA5;
+
+    /** A codec's name and the context it decodes through here. */
+    private record Codec(String name, ImageCodec.Context context) {
+    }
+
+    private static final List<Codec> CODECS = new ArrayList<>();
+
+    @BeforeAll
+    static void openContexts() {
+        List<ImageCodec> codecs = new ArrayList<>(List.of(ImageCodecs.imageIO()));
+        ImageCodecs.nativeCodec().ifPresent(codecs::add);
+        codecs.forEach(codec -> CODECS.add(new Codec(codec.name(), codec.newContext())));
+    }
+
+    @AfterAll
+    static void closeContexts() {
+        CODECS.forEach(codec -> codec.context().close());
+        CODECS.clear();
+    }
+
+    @FuzzTest(maxDuration = "10m")
+    void decodeJpeg(byte[] input) {
+        check(input);
+    }
+
+    @FuzzTest(maxDuration = "10m")
+    void decodePng(byte[] input) {
+        check(input);
+    }
+
+    /** What one codec made of an image: its header (null if refused) and its whole pixels by colour space. */
+    private record Decoded(String codec, ImageInfo info, Map<ColorSpace, byte[]> pixels) {
+    }
+
+    private static void check(byte[] input) {
+        int length = Math.max(0, input.length - WINDOW_BYTES);
+        byte[] place = Arrays.copyOfRange(input, length, length + WINDOW_BYTES);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment image = arena.allocateFrom(ValueLayout.JAVA_BYTE, Arrays.copyOf(input, length));
+            Decoded first = null;
+            for (int id = 0; id < CODECS.size(); id++) {
+                Decoded decoded = decode(CODECS.get(id), id, image, place, arena);
+                if (first != null) {
+                    agree(first, decoded, image);
+                }
+                first = decoded;
+            }
+        }
+    }
+
+    private static Decoded decode(Codec codec, int id, MemorySegment image, byte[] place, Arena arena) {
+        ImageCodec.Context context = codec.context();
+        Map<ColorSpace, byte[]> pixels = new EnumMap<>(ColorSpace.class);
+        ImageInfo info;
+        try {
+            info = context.header(image);
+        } catch (ImageException e) {
+            explore(e, id);
+            return new Decoded(codec.name(), null, pixels);
+        } catch (RuntimeException e) {
+            throw new AssertionError(codec.name() + ": not an ImageException", e);
+        }
+        if (info.pixels() > MAX_PIXELS) {
+            return new Decoded(codec.name(), info, pixels);
+        }
+        CropWindow whole = CropWindow.whole(info.width(), info.height());
+        CropWindow window = window(info, place);
+        for (ColorSpace colorSpace : ColorSpace.values()) {
+            String what = codec.name() + " " + info + " " + colorSpace;
+            byte[] all = decode(context, id, image, colorSpace, whole, arena, what);
+            byte[] part = decode(context, id, image, colorSpace, window, arena, what + " " + window);
+            if (all != null) {
+                pixels.put(colorSpace, all);
+                // Rows below a window need not be read, so only a whole image that decodes says
+                // that its windows must.
+                assertNotNull(part, what + ": the whole image decodes, the window " + window + " does not");
+                assertArrayEquals(cut(all, info.width(), colorSpace.channels(), window), part,
+                        what + ": the window " + window + " is not those pixels of the whole image");
+            }
+        }
+        assertTrue(pixels.isEmpty() || pixels.size() == ColorSpace.values().length,
+                codec.name() + " " + info + ": decodes in " + pixels.keySet() + " only");
+        if (!pixels.isEmpty()) {
+            assertArrayEquals(swapRedAndBlue(pixels.get(ColorSpace.RGB)), pixels.get(ColorSpace.BGR),
+                    codec.name() + " " + info + ": BGR is not RGB with red and blue swapped");
+        }
+        return new Decoded(codec.name(), info, pixels);
+    }
+
+    /** {@code window}'s pixels, or null if the image is refused; nothing past them may change. */
+    private static byte[] decode(ImageCodec.Context context, int id, MemorySegment image, ColorSpace colorSpace,
+            CropWindow window, Arena arena, String what) {
+        long bytes = (long) window.width() * window.height() * colorSpace.channels();
+        MemorySegment out = arena.allocate(bytes + GUARD).fill(POISON);
+        try {
+            context.decode(image, colorSpace, window, out);
+        } catch (ImageException e) {
+            explore(e, id);
+            return null;
+        } catch (RuntimeException e) {
+            throw new AssertionError(what + ": not an ImageException", e);
+        }
+        MemorySegment guard = out.asSlice(bytes);
+        for (long i = 0; i < GUARD; i++) {
+            assertEquals(POISON, guard.get(ValueLayout.JAVA_BYTE, i), what + ": wrote byte " + (bytes + i) + " past the window");
+        }
+        return out.asSlice(0, bytes).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** Both codecs' reading of one image, held up against each other. */
+    private static void agree(Decoded a, Decoded b, MemorySegment image) {
+        if (a.info() == null || b.info() == null) {
+            return;
+        }
+        assertEquals(a.info(), b.info(), a.codec() + " and " + b.codec() + " read different headers");
+        for (ColorSpace colorSpace : ColorSpace.values()) {
+            byte[] pa = a.pixels().get(colorSpace);
+            byte[] pb = b.pixels().get(colorSpace);
+            if (pa != null && pb != null && samePixelsMeant(a.info(), colorSpace, image)) {
+                assertArrayEquals(pa, pb, a.codec() + " and " + b.codec() + " decode " + a.info() + " as " + colorSpace
+                        + " to different pixels");
+            }
+        }
+    }
+
+    /**
+     * Whether both codecs are meant to give the same pixels of an image they both decode. Not in
+     * two cases, each the pixels of a reference they follow: GRAY of a three-component JPEG, which
+     * is libjpeg's Y plane natively (as OpenCV's) and the luma of the RGB pixels through ImageIO
+     * (as Pillow's {@code convert("L")}); and a JPEG with a component of all the columns and half
+     * the rows of the largest (4:4:0), which libjpeg-turbo upsamples smoothly and the JDK's libjpeg
+     * 6b by repeating rows.
+     */
+    private static boolean samePixelsMeant(ImageInfo info, ColorSpace colorSpace, MemorySegment image) {
+        if (info.format() != ImageFormat.JPEG) {
+            return true;
+        }
+        if (colorSpace == ColorSpace.GRAY && info.components() == 3) {
+            return false;
+        }
+        return !hasHalfRowComponent(image);
+    }
+
+    /** Whether a JPEG (one whose headers both codecs have read) has a component of the largest one's columns and half its rows. */
+    static boolean hasHalfRowComponent(MemorySegment jpeg) {
+        long pos = 2;
+        while (true) {
+            while (u8(jpeg, pos) == 0xFF) {
+                pos++;
+            }
+            int marker = u8(jpeg, pos++);
+            if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {
+                continue;
+            }
+            if (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) {
+                int components = u8(jpeg, pos + 7);
+                int[] factors = new int[components];
+                int maxH = 0;
+                int maxV = 0;
+                for (int c = 0; c < components; c++) {
+                    factors[c] = u8(jpeg, pos + 9 + 3L * c);
+                    maxH = Math.max(maxH, factors[c] >> 4);
+                    maxV = Math.max(maxV, factors[c] & 0xF);
+                }
+                for (int factor : factors) {
+                    if (factor >> 4 == maxH && 2 * (factor & 0xF) == maxV) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+            pos += (u8(jpeg, pos) << 8) | u8(jpeg, pos + 1);
+        }
+    }
+
+    private static int u8(MemorySegment bytes, long offset) {
+        return Byte.toUnsignedInt(bytes.get(ValueLayout.JAVA_BYTE, offset));
+    }
+
+    /**
+     * A window that fits the image, placed by the input's last bytes: its left and top at a
+     * fraction of the width and height, its size at least one pixel and up to what is left.
+     */
+    static CropWindow window(ImageInfo info, byte[] place) {
+        int x = (int) ((long) Byte.toUnsignedInt(place[0]) * info.width() >> 8);
+        int y = (int) ((long) Byte.toUnsignedInt(place[1]) * info.height() >> 8);
+        int width = 1 + (int) ((long) Byte.toUnsignedInt(place[2]) * (info.width() - x) >> 8);
+        int height = 1 + (int) ((long) Byte.toUnsignedInt(place[3]) * (info.height() - y) >> 8);
+        return new CropWindow(x, y, width, height);
+    }
+
+    /**
+     * Lets the kind of error a codec reports count as coverage: libjpeg, libpng and the JDK's
+     * readers are not instrumented, and their messages are what the fuzzer can see of the paths
+     * taken in them. Numbers are left out, so that one kind of error is one state.
+     */
+    private static void explore(ImageException e, int id) {
+        String kind = String.valueOf(e.getMessage()).replaceAll("0x\\p{XDigit}+|\\d+", "");
+        Jazzer.exploreState((byte) kind.hashCode(), id);
+    }
+
+    private static byte[] cut(byte[] whole, int width, int channels, CropWindow window) {
+        int row = window.width() * channels;
+        byte[] out = new byte[window.height() * row];
+        for (int y = 0; y < window.height(); y++) {
+            System.arraycopy(whole, ((window.y() + y) * width + window.x()) * channels, out, y * row, row);
+        }
+        return out;
+    }
+
+    private static byte[] swapRedAndBlue(byte[] rgb) {
+        byte[] bgr = rgb.clone();
+        for (int i = 0; i < bgr.length; i += 3) {
+            bgr[i] = rgb[i + 2];
+            bgr[i + 2] = rgb[i];
+        }
+        return bgr;
+    }
+}
