@@ -101,11 +101,19 @@ const char *d4j_jpeg_message(const d4j_jpeg *ctx) {
   return ctx->message;
 }
 
-/* Points the decompressor at data and reads the header; on error, longjmps. */
+/*
+ * Points a new decompressor at data and reads the header; on error, longjmps. libjpeg keeps the
+ * quantization and Huffman tables of a stream in the decompressor for the next one (abbreviated
+ * streams, which records never hold): reused, it would decode a JPEG that lacks a table with the
+ * last image's. Its tables cannot be dropped one by one without leaking them, so the decompressor
+ * is made anew; its error manager and client data are kept.
+ */
 static void read_header(d4j_jpeg *ctx, const uint8_t *data, size_t size) {
   if (size > (unsigned long)-1) {
     fail(ctx, D4J_BAD_IMAGE, "JPEG of %zu bytes is too large", size);
   }
+  jpeg_destroy_decompress(&ctx->cinfo);
+  jpeg_create_decompress(&ctx->cinfo);
   jpeg_mem_src(&ctx->cinfo, data, (unsigned long)size);
   /* require_image: a tables-only stream is an error (JERR_NO_IMAGE), not a header. */
   jpeg_read_header(&ctx->cinfo, TRUE);

@@ -7,7 +7,8 @@
  * back into the function that was called. Every function here returns normally: an error is a
  * return code and a message, never an abort or exit.
  *
- * One d4j_jpeg is used by one thread at a time; it is kept from image to image.
+ * One d4j_jpeg is used by one thread at a time; it is kept from image to image, and each image
+ * gets a new libjpeg decompressor, so that none decodes with tables another one defined.
  */
 #ifndef D4J_JPEG_H
 #define D4J_JPEG_H

@@ -18,8 +18,9 @@ public interface ImageCodec {
     Context newContext();
 
     /**
-     * One thread's decoder (for the native codec, a libjpeg decompressor and its buffers, kept
-     * from image to image). Not thread-safe.
+     * One thread's decoder (for the native codec, the shim's JPEG decoder, a {@code png_image}
+     * and buffers, kept from image to image). Each image decodes as it would in a new context.
+     * Not thread-safe.
      */
     interface Context extends AutoCloseable {
 

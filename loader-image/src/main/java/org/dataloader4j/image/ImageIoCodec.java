@@ -5,10 +5,8 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReadParam;
@@ -57,9 +55,13 @@ final class ImageIoCodec implements ImageCodec {
         return new IoContext();
     }
 
-    /** One thread's ImageIO readers, one per format, made on first use and kept. Not thread-safe. */
+    /**
+     * One thread's decoding through ImageIO. Each image gets a reader of its own: the JDK's JPEG
+     * reader keeps libjpeg's quantization and Huffman tables from one stream for the next, so a
+     * JPEG that lacks a table would decode with the last image's, and its {@code reset} leaves
+     * them. Not thread-safe.
+     */
     private static final class IoContext implements Context {
-        private final Map<ImageFormat, ImageReader> readers = new EnumMap<>(ImageFormat.class);
         private final List<String> warnings = new ArrayList<>();
         private boolean closed;
 
@@ -115,7 +117,7 @@ final class ImageIoCodec implements ImageCodec {
                 // IndexOutOfBoundsException or others from deeper down: all are the image's fault.
                 throw new ImageException(format.id() + " cannot be decoded: " + e, e);
             } finally {
-                reader.setInput(null);
+                reader.dispose();
             }
         }
 
@@ -157,16 +159,12 @@ final class ImageIoCodec implements ImageCodec {
         }
 
         private ImageReader reader(ImageFormat format) {
-            ImageReader reader = readers.get(format);
-            if (reader == null) {
-                Iterator<ImageReader> found = ImageIO.getImageReadersByFormatName(format.id());
-                if (!found.hasNext()) {
-                    throw new ImageException("no ImageIO reader for " + format.id());
-                }
-                reader = found.next();
-                reader.addIIOReadWarningListener((source, warning) -> warnings.add(warning));
-                readers.put(format, reader);
+            Iterator<ImageReader> found = ImageIO.getImageReadersByFormatName(format.id());
+            if (!found.hasNext()) {
+                throw new ImageException("no ImageIO reader for " + format.id());
             }
+            ImageReader reader = found.next();
+            reader.addIIOReadWarningListener((source, warning) -> warnings.add(warning));
             return reader;
         }
 
@@ -178,11 +176,7 @@ final class ImageIoCodec implements ImageCodec {
 
         @Override
         public void close() {
-            if (!closed) {
-                closed = true;
-                readers.values().forEach(ImageReader::dispose);
-                readers.clear();
-            }
+            closed = true;
         }
     }
 }

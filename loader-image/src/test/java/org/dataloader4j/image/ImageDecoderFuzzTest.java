@@ -28,9 +28,8 @@ import org.junit.jupiter.api.BeforeAll;
  *   <li>a window is the same pixels as that window of the whole image, which decodes in every
  *       colour space or in none, BGR being RGB with red and blue swapped;</li>
  *   <li>nothing is written past the window's bytes;</li>
- *   <li>where both codecs read the header they read the same one, and where both decode the
- *       image they give the same pixels, but where each follows a reference of its own
- *       ({@link #samePixelsMeant}).</li>
+ *   <li>where both codecs read the header they read the same one, and where both decode a PNG
+ *       they give the same pixels ({@link #agree} says why not a JPEG).</li>
  * </ul>
  * Where the native codec does not load, ImageIO is checked alone. Regression inputs are in
  * {@code ImageDecoderFuzzTestInputs}; see docs/fuzzing.md.
@@ -86,7 +85,7 @@ class ImageDecoderFuzzTest {
             for (int id = 0; id < CODECS.size(); id++) {
                 Decoded decoded = decode(CODECS.get(id), id, image, place, arena);
                 if (first != null) {
-                    agree(first, decoded, image);
+                    agree(first, decoded);
                 }
                 first = decoded;
             }
@@ -152,74 +151,29 @@ class ImageDecoderFuzzTest {
         return out.asSlice(0, bytes).toArray(ValueLayout.JAVA_BYTE);
     }
 
-    /** Both codecs' reading of one image, held up against each other. */
-    private static void agree(Decoded a, Decoded b, MemorySegment image) {
+    /**
+     * Both codecs' reading of one image, held up against each other: the same header and, for a
+     * PNG, the same pixels. JPEG pixels are compared by the unit tests, on real files against
+     * Pillow's, not here: libjpeg-turbo's SIMD inverse DCT (native) and libjpeg 6b's C one
+     * (ImageIO) give the same pixels for the coefficients of real images, not for the ones out of
+     * range that damaged tables or entropy data give, which the fuzzer makes at once.
+     */
+    private static void agree(Decoded a, Decoded b) {
         if (a.info() == null || b.info() == null) {
             return;
         }
         assertEquals(a.info(), b.info(), a.codec() + " and " + b.codec() + " read different headers");
+        if (a.info().format() == ImageFormat.JPEG) {
+            return;
+        }
         for (ColorSpace colorSpace : ColorSpace.values()) {
             byte[] pa = a.pixels().get(colorSpace);
             byte[] pb = b.pixels().get(colorSpace);
-            if (pa != null && pb != null && samePixelsMeant(a.info(), colorSpace, image)) {
+            if (pa != null && pb != null) {
                 assertArrayEquals(pa, pb, a.codec() + " and " + b.codec() + " decode " + a.info() + " as " + colorSpace
                         + " to different pixels");
             }
         }
-    }
-
-    /**
-     * Whether both codecs are meant to give the same pixels of an image they both decode. Not in
-     * two cases, each the pixels of a reference they follow: GRAY of a three-component JPEG, which
-     * is libjpeg's Y plane natively (as OpenCV's) and the luma of the RGB pixels through ImageIO
-     * (as Pillow's {@code convert("L")}); and a JPEG with a component of all the columns and half
-     * the rows of the largest (4:4:0), which libjpeg-turbo upsamples smoothly and the JDK's libjpeg
-     * 6b by repeating rows.
-     */
-    private static boolean samePixelsMeant(ImageInfo info, ColorSpace colorSpace, MemorySegment image) {
-        if (info.format() != ImageFormat.JPEG) {
-            return true;
-        }
-        if (colorSpace == ColorSpace.GRAY && info.components() == 3) {
-            return false;
-        }
-        return !hasHalfRowComponent(image);
-    }
-
-    /** Whether a JPEG (one whose headers both codecs have read) has a component of the largest one's columns and half its rows. */
-    static boolean hasHalfRowComponent(MemorySegment jpeg) {
-        long pos = 2;
-        while (true) {
-            while (u8(jpeg, pos) == 0xFF) {
-                pos++;
-            }
-            int marker = u8(jpeg, pos++);
-            if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {
-                continue;
-            }
-            if (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) {
-                int components = u8(jpeg, pos + 7);
-                int[] factors = new int[components];
-                int maxH = 0;
-                int maxV = 0;
-                for (int c = 0; c < components; c++) {
-                    factors[c] = u8(jpeg, pos + 9 + 3L * c);
-                    maxH = Math.max(maxH, factors[c] >> 4);
-                    maxV = Math.max(maxV, factors[c] & 0xF);
-                }
-                for (int factor : factors) {
-                    if (factor >> 4 == maxH && 2 * (factor & 0xF) == maxV) {
-                        return true;
-                    }
-                }
-                return false;
-            }
-            pos += (u8(jpeg, pos) << 8) | u8(jpeg, pos + 1);
-        }
-    }
-
-    private static int u8(MemorySegment bytes, long offset) {
-        return Byte.toUnsignedInt(bytes.get(ValueLayout.JAVA_BYTE, offset));
     }
 
     /**
