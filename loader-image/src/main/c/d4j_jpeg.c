@@ -231,8 +231,17 @@ int d4j_jpeg_decode(d4j_jpeg *ctx, const uint8_t *data, size_t size, int32_t col
    * back to plain upsampling for the crop: so the crop is at least max_h_samp_factor + 1 pixels
    * wide. jpeg_crop_scanline then moves the left edge down to an iMCU boundary and widens the crop
    * to match.
+   *
+   * In a progressive image whose coefficients are not all there (its last scans missing), libjpeg
+   * smooths each block with the DC values of the two blocks either side, and libjpeg-turbo takes
+   * the crop's left edge for the image's: there the crop starts two iMCU columns further left,
+   * which hold at least two blocks of every component.
    */
   JDIMENSION crop_x = x > 0 ? (JDIMENSION)x - 1 : 0;
+  if (cinfo->progressive_mode && cinfo->do_block_smoothing) {
+    JDIMENSION margin = 2 * (JDIMENSION)cinfo->max_h_samp_factor * DCTSIZE;
+    crop_x = crop_x > margin ? crop_x - margin : 0;
+  }
   JDIMENSION crop_end = (JDIMENSION)x + (JDIMENSION)width < image_width ? (JDIMENSION)x + (JDIMENSION)width + 1 : image_width;
   JDIMENSION min_width = (JDIMENSION)cinfo->max_h_samp_factor + 1;
   while (crop_end - crop_x < min_width && crop_end - crop_x < image_width) {

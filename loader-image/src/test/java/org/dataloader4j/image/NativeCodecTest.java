@@ -262,6 +262,24 @@ class NativeCodecTest {
         }
     }
 
+    /**
+     * A progressive JPEG that ends after its first scans, as a cut-short download can: libjpeg
+     * smooths the blocks whose coefficients are missing with the DC values of two blocks either
+     * side, which a window must take from left of itself as the whole image does.
+     */
+    @ParameterizedTest(name = "{0} scans")
+    @ValueSource(ints = {1, 2, 3})
+    void windowsOfAProgressiveJpegOfItsFirstScansOnlyAreThoseOfTheWholeImage(int scans) throws IOException {
+        MemorySegment bytes = arena.allocateFrom(ValueLayout.JAVA_BYTE,
+                firstScans(map("progressive_420.jpg").toArray(ValueLayout.JAVA_BYTE), scans));
+        ImageInfo info = context.header(bytes);
+        byte[] whole = whole(bytes, ColorSpace.RGB);
+        for (CropWindow window : WINDOWS) {
+            assertArrayEquals(cut(whole, info.width(), ColorSpace.RGB, window), decode(bytes, ColorSpace.RGB, window),
+                    scans + " scans, " + window);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"baseline_420.jpg", "palette.png"})
     void heapAndOffHeapMemoryGiveTheSamePixels(String name) throws IOException {
@@ -393,6 +411,20 @@ class NativeCodecTest {
             ints[i] = Byte.toUnsignedInt(bytes[i]);
         }
         return ints;
+    }
+
+    /** The JPEG {@code jpeg} up to its scan number {@code scans + 1}, then its end (EOI). */
+    private static byte[] firstScans(byte[] jpeg, int scans) {
+        int seen = 0;
+        for (int i = 0; i + 1 < jpeg.length; i++) {
+            // Entropy-coded data holds no FF DA: a coded FF is followed by 00.
+            if (jpeg[i] == (byte) 0xFF && jpeg[i + 1] == (byte) 0xDA && ++seen == scans + 1) {
+                byte[] cut = Arrays.copyOf(jpeg, i + 2);
+                cut[i + 1] = (byte) 0xD9;
+                return cut;
+            }
+        }
+        throw new AssertionError("the JPEG has " + seen + " scans, not more than " + scans);
     }
 
     private static byte[] withPrefix(byte[] prefix, byte[] rest) {
