@@ -31,7 +31,9 @@ import org.junit.jupiter.api.BeforeAll;
  *   <li>where both codecs read the header they read the same one, and where both decode a PNG
  *       they give the same pixels ({@link #agree} says why not a JPEG).</li>
  * </ul>
- * Where the native codec does not load, ImageIO is checked alone. Regression inputs are in
+ * Each codec decodes through one context for the whole run, as a reader's parse thread does, so
+ * that what one image leaves in a context meets the next. Where the native codec does not load,
+ * ImageIO is checked alone. Regression inputs are in
  * {@code ImageDecoderFuzzTestInputs}; see docs/fuzzing.md.
  */
 class ImageDecoderFuzzTest {
