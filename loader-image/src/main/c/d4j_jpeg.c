@@ -25,7 +25,12 @@ struct d4j_jpeg {
   /* One decoded row of the crop, for windows that are copied out of it. */
   JSAMPLE *row;
   size_t row_capacity;
+  /* Streams read since the decompressor was made (see read_header). */
+  unsigned streams;
 };
+
+/* How many streams one decompressor reads before it is made anew (see read_header). */
+#define STREAMS_PER_DECOMPRESSOR 64
 
 /* Records libjpeg's message and returns to the setjmp of the function that was called. */
 static void on_error_exit(j_common_ptr cinfo) {
@@ -102,18 +107,32 @@ const char *d4j_jpeg_message(const d4j_jpeg *ctx) {
 }
 
 /*
- * Points a new decompressor at data and reads the header; on error, longjmps. libjpeg keeps the
- * quantization and Huffman tables of a stream in the decompressor for the next one (abbreviated
- * streams, which records never hold): reused, it would decode a JPEG that lacks a table with the
- * last image's. Its tables cannot be dropped one by one without leaking them, so the decompressor
- * is made anew; its error manager and client data are kept.
+ * Points the decompressor at data as if it were new, and reads the header; on error, longjmps.
+ * libjpeg keeps the quantization and Huffman tables of a stream in the decompressor for the next
+ * one (abbreviated streams, which records never hold): kept, they would decode a JPEG that lacks a
+ * table with the last image's. So the decompressor forgets them: libjpeg then allocates the tables
+ * a stream defines (and its standard Huffman tables) anew, as a new decompressor does, from a pool
+ * freed only with the decompressor. Making a decompressor for every stream costs more than the
+ * decoding of a window saves (its pools come from the system each time); so one is made anew every
+ * STREAMS_PER_DECOMPRESSOR streams, which bounds what the forgotten tables hold to a few hundred KB.
  */
 static void read_header(d4j_jpeg *ctx, const uint8_t *data, size_t size) {
   if (size > (unsigned long)-1) {
     fail(ctx, D4J_BAD_IMAGE, "JPEG of %zu bytes is too large", size);
   }
-  jpeg_destroy_decompress(&ctx->cinfo);
-  jpeg_create_decompress(&ctx->cinfo);
+  if (++ctx->streams >= STREAMS_PER_DECOMPRESSOR) {
+    ctx->streams = 0;
+    jpeg_destroy_decompress(&ctx->cinfo);
+    jpeg_create_decompress(&ctx->cinfo);
+  } else {
+    for (int i = 0; i < NUM_QUANT_TBLS; i++) {
+      ctx->cinfo.quant_tbl_ptrs[i] = NULL;
+    }
+    for (int i = 0; i < NUM_HUFF_TBLS; i++) {
+      ctx->cinfo.dc_huff_tbl_ptrs[i] = NULL;
+      ctx->cinfo.ac_huff_tbl_ptrs[i] = NULL;
+    }
+  }
   jpeg_mem_src(&ctx->cinfo, data, (unsigned long)size);
   /* require_image: a tables-only stream is an error (JERR_NO_IMAGE), not a header. */
   jpeg_read_header(&ctx->cinfo, TRUE);

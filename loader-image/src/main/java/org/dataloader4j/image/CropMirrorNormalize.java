@@ -115,6 +115,13 @@ public final class CropMirrorNormalize {
         }
         float[] channelMean = perChannel(mean, channels);
         float[] channelInvStd = perChannel(invStd, channels);
+        // Each channel's 256 values, normalized once: a lookup a value gives the same float.
+        float[][] normalized = new float[channels][256];
+        for (int c = 0; c < channels; c++) {
+            for (int v = 0; v < 256; v++) {
+                normalized[c][v] = ((float) v - channelMean[c]) * channelInvStd[c];
+            }
+        }
         byte[] row = new byte[width * channels];
         float[] out = new float[layout == Layout.NHWC ? cropWidth * channels : cropWidth];
         long plane = (long) cropHeight * cropWidth * Float.BYTES;
@@ -126,14 +133,15 @@ public final class CropMirrorNormalize {
                 for (int ow = 0, o = 0; ow < cropWidth; ow++) {
                     int in = columns[ow] * channels;
                     for (int c = 0; c < channels; c++, o++) {
-                        out[o] = ((float) (row[in + c] & 0xFF) - channelMean[c]) * channelInvStd[c];
+                        out[o] = normalized[c][row[in + c] & 0xFF];
                     }
                 }
                 MemorySegment.copy(out, 0, dst, F32, dstOffset + (long) oh * out.length * Float.BYTES, out.length);
             } else {
                 for (int c = 0; c < channels; c++) {
+                    float[] values = normalized[c];
                     for (int ow = 0; ow < cropWidth; ow++) {
-                        out[ow] = ((float) (row[columns[ow] * channels + c] & 0xFF) - channelMean[c]) * channelInvStd[c];
+                        out[ow] = values[row[columns[ow] * channels + c] & 0xFF];
                     }
                     long at = dstOffset + c * plane + (long) oh * cropWidth * Float.BYTES;
                     MemorySegment.copy(out, 0, dst, F32, at, cropWidth);

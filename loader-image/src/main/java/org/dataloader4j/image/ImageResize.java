@@ -127,15 +127,12 @@ public final class ImageResize {
         MemorySegment.copy(src, ValueLayout.JAVA_BYTE, (long) y * srcRow.length, srcRow, 0, srcRow.length);
         int[] weights0 = xWeights[0];
         int[] weights1 = xWeights[1];
+        int last = srcRow.length - channels;
         for (int x = 0; x < d.length; x++) {
             int s = xOffsets[x];
-            int a1 = weights1[x];
-            int v = (srcRow[s] & 0xFF) * weights0[x];
-            if (a1 != 0) {
-                // Only a column left of the last has a second weight.
-                v += (srcRow[s + channels] & 0xFF) * a1;
-            }
-            d[x] = v;
+            // The last column has no right neighbour, and its second weight is 0: it reads itself again.
+            int right = s >= last ? s : s + channels;
+            d[x] = (srcRow[s] & 0xFF) * weights0[x] + (srcRow[right] & 0xFF) * weights1[x];
         }
         return d;
     }

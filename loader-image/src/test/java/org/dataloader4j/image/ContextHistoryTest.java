@@ -50,6 +50,17 @@ class ContextHistoryTest {
             outcome(context, jpeg);
             assertEquals(alone, outcome(context, withoutTables), codec.name() + ": after another JPEG");
         }
+        // Over many images, through the context's own renewals: the same outcome every time.
+        String whole;
+        try (ImageCodec.Context context = codec.newContext()) {
+            whole = outcome(context, jpeg);
+        }
+        try (ImageCodec.Context context = codec.newContext()) {
+            for (int i = 0; i < 300; i++) {
+                assertEquals(whole, outcome(context, jpeg), codec.name() + ": image " + i);
+                assertEquals(alone, outcome(context, withoutTables), codec.name() + ": table-less image " + i);
+            }
+        }
     }
 
     /** The image's RGB pixels in hex, or why it was refused. */
