@@ -282,8 +282,6 @@ public final class ImageParser implements Parser<RecordSlice>, AutoCloseable {
         final long[] index;
         final long[] offset;
         final boolean[] mirror;
-        /** Rows whose record was replaced after the draws (decoded without a random window). */
-        final boolean[] late;
         private final List<Integer> replaced = new ArrayList<>();
 
         Rows(int images, int rows) {
@@ -296,7 +294,6 @@ public final class ImageParser implements Parser<RecordSlice>, AutoCloseable {
             this.index = new long[rows];
             this.offset = new long[rows];
             this.mirror = new boolean[images * rows];
-            this.late = new boolean[rows];
         }
 
         String file(int row) {
@@ -316,8 +313,8 @@ public final class ImageParser implements Parser<RecordSlice>, AutoCloseable {
             return w != null ? w : CropWindow.whole(widths[image * rows + row], heights[image * rows + row]);
         }
 
+        /** Row {@code row}'s record was replaced after the draws: it is decoded without a random window or mirror. */
         void replacedAfterDraw(int row) {
-            late[row] = true;
             for (int i = 0; i < images; i++) {
                 windows[i * rows + row] = null;
                 mirror[i * rows + row] = false;

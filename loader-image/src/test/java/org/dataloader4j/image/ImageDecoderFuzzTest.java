@@ -120,14 +120,14 @@ class ImageDecoderFuzzTest {
                 // Rows below a window need not be read, so only a whole image that decodes says
                 // that its windows must.
                 assertNotNull(part, what + ": the whole image decodes, the window " + window + " does not");
-                assertArrayEquals(cut(all, info.width(), colorSpace.channels(), window), part,
+                assertArrayEquals(TestPixels.cut(all, info.width(), colorSpace.channels(), window), part,
                         what + ": the window " + window + " is not those pixels of the whole image");
             }
         }
         assertTrue(pixels.isEmpty() || pixels.size() == ColorSpace.values().length,
                 codec.name() + " " + info + ": decodes in " + pixels.keySet() + " only");
         if (!pixels.isEmpty()) {
-            assertArrayEquals(swapRedAndBlue(pixels.get(ColorSpace.RGB)), pixels.get(ColorSpace.BGR),
+            assertArrayEquals(TestPixels.swapRedAndBlue(pixels.get(ColorSpace.RGB)), pixels.get(ColorSpace.BGR),
                     codec.name() + " " + info + ": BGR is not RGB with red and blue swapped");
         }
         return new Decoded(codec.name(), info, pixels);
@@ -198,23 +198,5 @@ class ImageDecoderFuzzTest {
     private static void explore(ImageException e, int id) {
         String kind = String.valueOf(e.getMessage()).replaceAll("0x\\p{XDigit}+|\\d+", "");
         Jazzer.exploreState((byte) kind.hashCode(), id);
-    }
-
-    private static byte[] cut(byte[] whole, int width, int channels, CropWindow window) {
-        int row = window.width() * channels;
-        byte[] out = new byte[window.height() * row];
-        for (int y = 0; y < window.height(); y++) {
-            System.arraycopy(whole, ((window.y() + y) * width + window.x()) * channels, out, y * row, row);
-        }
-        return out;
-    }
-
-    private static byte[] swapRedAndBlue(byte[] rgb) {
-        byte[] bgr = rgb.clone();
-        for (int i = 0; i < bgr.length; i += 3) {
-            bgr[i] = rgb[i + 2];
-            bgr[i + 2] = rgb[i];
-        }
-        return bgr;
     }
 }

@@ -109,12 +109,7 @@ class ImageIoCodecTest {
     void bgrIsRgbWithRedAndBlueSwapped(String name) throws IOException {
         byte[] rgb = decodeWhole(name, ColorSpace.RGB);
         byte[] bgr = decodeWhole(name, ColorSpace.BGR);
-        for (int i = 0; i < rgb.length; i += 3) {
-            byte r = rgb[i];
-            rgb[i] = rgb[i + 2];
-            rgb[i + 2] = r;
-        }
-        assertArrayEquals(rgb, bgr, name);
+        assertArrayEquals(TestPixels.swapRedAndBlue(rgb), bgr, name);
     }
 
     @Test
@@ -151,7 +146,7 @@ class ImageIoCodecTest {
                 windows.add(new CropWindow(x, y, 1 + random.nextInt(w - x), 1 + random.nextInt(h - y)));
             }
             for (CropWindow window : windows) {
-                assertArrayEquals(crop(whole, w, cs.channels(), window), decode(bytes, cs, window),
+                assertArrayEquals(TestPixels.cut(whole, w, cs.channels(), window), decode(bytes, cs, window),
                         name + " " + cs + " " + window + " (seed " + seed + ")");
             }
         }
@@ -273,7 +268,7 @@ class ImageIoCodecTest {
         byte[] rgb = decode(bytes, ColorSpace.RGB, CropWindow.whole(299, 150));
         assertEquals(sha256("baseline_420.jpg", "rgb"), ExpectedBytes.sha256Hex(rgb));
         byte[] window = decode(bytes, ColorSpace.RGB, new CropWindow(40, 30, 50, 20));
-        assertArrayEquals(crop(rgb, 299, 3, new CropWindow(40, 30, 50, 20)), window);
+        assertArrayEquals(TestPixels.cut(rgb, 299, 3, new CropWindow(40, 30, 50, 20)), window);
     }
 
     @Test
@@ -392,15 +387,6 @@ class ImageIoCodecTest {
         MemorySegment out = arena.allocate((long) window.width() * window.height() * colorSpace.channels());
         context.decode(bytes, colorSpace, window, out);
         return out.toArray(ValueLayout.JAVA_BYTE);
-    }
-
-    private static byte[] crop(byte[] whole, int width, int channels, CropWindow window) {
-        int row = window.width() * channels;
-        byte[] out = new byte[window.height() * row];
-        for (int y = 0; y < window.height(); y++) {
-            System.arraycopy(whole, ((window.y() + y) * width + window.x()) * channels, out, y * row, row);
-        }
-        return out;
     }
 
     private MemorySegment bytes(String name) throws IOException {

@@ -189,12 +189,7 @@ class NativeCodecTest {
         MemorySegment bytes = map(name);
         byte[] rgb = whole(bytes, ColorSpace.RGB);
         byte[] bgr = whole(bytes, ColorSpace.BGR);
-        byte[] swapped = rgb.clone();
-        for (int i = 0; i < swapped.length; i += 3) {
-            swapped[i] = rgb[i + 2];
-            swapped[i + 2] = rgb[i];
-        }
-        assertArrayEquals(swapped, bgr, name);
+        assertArrayEquals(TestPixels.swapRedAndBlue(rgb), bgr, name);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -257,7 +252,7 @@ class NativeCodecTest {
             windows.add(new CropWindow(x, y, 1 + random.nextInt(info.width() - x), 1 + random.nextInt(info.height() - y)));
         }
         for (CropWindow window : windows) {
-            assertArrayEquals(cut(whole, info.width(), colorSpace, window), decode(bytes, colorSpace, window),
+            assertArrayEquals(TestPixels.cut(whole, info.width(), colorSpace.channels(), window), decode(bytes, colorSpace, window),
                     name + " " + colorSpace + " " + window + " (seed " + SEED + ")");
         }
     }
@@ -275,7 +270,7 @@ class NativeCodecTest {
         ImageInfo info = context.header(bytes);
         byte[] whole = whole(bytes, ColorSpace.RGB);
         for (CropWindow window : WINDOWS) {
-            assertArrayEquals(cut(whole, info.width(), ColorSpace.RGB, window), decode(bytes, ColorSpace.RGB, window),
+            assertArrayEquals(TestPixels.cut(whole, info.width(), 3, window), decode(bytes, ColorSpace.RGB, window),
                     scans + " scans, " + window);
         }
     }
@@ -381,16 +376,6 @@ class NativeCodecTest {
         MemorySegment out = arena.allocate((long) window.width() * window.height() * colorSpace.channels());
         context.decode(bytes, colorSpace, window, out);
         return out.toArray(ValueLayout.JAVA_BYTE);
-    }
-
-    private static byte[] cut(byte[] whole, int width, ColorSpace colorSpace, CropWindow window) {
-        int channels = colorSpace.channels();
-        byte[] out = new byte[window.width() * window.height() * channels];
-        for (int r = 0; r < window.height(); r++) {
-            System.arraycopy(whole, ((window.y() + r) * width + window.x()) * channels, out,
-                    r * window.width() * channels, window.width() * channels);
-        }
-        return out;
     }
 
     /** ITU-R BT.601 luma, as Pillow's RGB to L: {@code (19595 R + 38470 G + 7471 B + 32768) >> 16}. */

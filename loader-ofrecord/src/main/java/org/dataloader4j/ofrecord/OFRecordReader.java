@@ -8,14 +8,9 @@ import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.reader.DataReader;
-import org.dataloader4j.core.reader.FilePipelineBuilder;
-import org.dataloader4j.image.ImageCodec;
-import org.dataloader4j.image.ImageCodecs;
-import org.dataloader4j.image.ImageDecoder;
 import org.dataloader4j.image.ImageParser;
+import org.dataloader4j.image.ImagePipelineBuilder;
 import org.dataloader4j.image.ImageTransform;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Builds a {@link DataReader} over OFRecord part files with the options of OneFlow's
@@ -57,19 +52,13 @@ public final class OFRecordReader {
      * and batch size, and change anything else, on the builder it returns.
      */
     public static Builder imageClassification(String imageFeature, String labelFeature, boolean training, long seed) {
-        return builder()
-                .imageTransform(training ? ImageTransform.training(imageFeature, seed) : ImageTransform.of(imageFeature))
-                .decoder(OFRecordRawDecoder.of(labelFeature, Shape.of(1), DataType.INT32))
-                .randomShuffle(training).shuffleAfterEpoch(training).seed(seed);
+        return builder().imageClassification(imageFeature, training, seed)
+                .decoder(OFRecordRawDecoder.of(labelFeature, Shape.of(1), DataType.INT32));
     }
 
-    /** The options of an OFRecord reader: those of every part-file reader, plus the decoders. */
-    public static final class Builder extends FilePipelineBuilder<Builder> {
-        private static final Logger LOG = LoggerFactory.getLogger(OFRecordReader.class);
+    /** The options of an OFRecord reader: those of every part-file reader and its images, plus the decoders. */
+    public static final class Builder extends ImagePipelineBuilder<Builder> {
         private final List<OFRecordDecoder> decoders = new ArrayList<>();
-        private final List<ImageDecoder> imageDecoders = new ArrayList<>();
-        private final List<ImageTransform> imageTransforms = new ArrayList<>();
-        private ImageCodec imageCodec;
 
         private Builder() {
             super("ofrecord");
@@ -82,34 +71,6 @@ public final class OFRecordReader {
         }
 
         /**
-         * Adds an image decoder, OneFlow's {@code ofrecord_image_decoder} (or, with a
-         * {@code RandomCrop}, {@code ofrecord_image_decoder_random_crop}): one bytes feature of
-         * every record, a JPEG or PNG, becomes the record's pixels and their shape.
-         */
-        public Builder imageDecoder(ImageDecoder decoder) {
-            imageDecoders.add(Objects.requireNonNull(decoder, "decoder"));
-            return this;
-        }
-
-        /**
-         * Adds a fused image transform: one bytes feature of every record decoded, cropped,
-         * resized, mirrored and normalized into one row of a dense float output.
-         */
-        public Builder imageTransform(ImageTransform transform) {
-            imageTransforms.add(Objects.requireNonNull(transform, "transform"));
-            return this;
-        }
-
-        /**
-         * The codec the images decode with; default {@link ImageCodecs#preferred()}: the native
-         * one where its libraries load, else JDK ImageIO.
-         */
-        public Builder imageCodec(ImageCodec codec) {
-            this.imageCodec = Objects.requireNonNull(codec, "codec");
-            return this;
-        }
-
-        /**
          * Checks that every file exists and starts the reader.
          *
          * @throws IllegalArgumentException     if no decoder is set, two decode the same feature,
@@ -118,13 +79,8 @@ public final class OFRecordReader {
          * @throws java.io.UncheckedIOException naming a missing file
          */
         public DataReader build() {
-            Parser<RecordSlice> parser = decoders.isEmpty() && !(imageDecoders.isEmpty() && imageTransforms.isEmpty())
-                    ? null : new OFRecordParser(decoders);
-            if (!imageDecoders.isEmpty() || !imageTransforms.isEmpty()) {
-                ImageCodec codec = imageCodec != null ? imageCodec : ImageCodecs.preferred();
-                LOG.info("reader {}: images decode with the {} codec", readerName(), codec.name());
-                parser = ImageParser.of(ImageParser.Records.OFRECORD, parser, imageDecoders, imageTransforms, codec);
-            }
+            Parser<RecordSlice> parser = withImages(ImageParser.Records.OFRECORD,
+                    decoders.isEmpty() && hasImages() ? null : new OFRecordParser(decoders));
             return assembleRecords(files -> new OFRecordDataset(files, epochs(), shuffleAfterEpoch(), fileOrderSeed()),
                     (files, indexDir) -> OFRecordFiles.open(files, 1, indexDir), parser, OFRecordFrames.INSTANCE);
         }

@@ -9,15 +9,10 @@ import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.reader.DataReader;
-import org.dataloader4j.core.reader.FilePipelineBuilder;
 import org.dataloader4j.format.Compression;
-import org.dataloader4j.image.ImageCodec;
-import org.dataloader4j.image.ImageCodecs;
-import org.dataloader4j.image.ImageDecoder;
 import org.dataloader4j.image.ImageParser;
+import org.dataloader4j.image.ImagePipelineBuilder;
 import org.dataloader4j.image.ImageTransform;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Builds a {@link DataReader} over TFRecord files: {@code TFRecordDataset → [RandomShuffleDataset]
@@ -57,24 +52,18 @@ public final class TFRecordReader {
      * batch size, and change anything else, on the builder it returns.
      */
     public static Builder imageClassification(String imageFeature, String labelFeature, boolean training, long seed) {
-        return builder()
-                .imageTransform(training ? ImageTransform.training(imageFeature, seed) : ImageTransform.of(imageFeature))
-                .feature(FixedLenFeature.of(labelFeature, Shape.of(1), DataType.INT32))
-                .randomShuffle(training).shuffleAfterEpoch(training).seed(seed);
+        return builder().imageClassification(imageFeature, training, seed)
+                .feature(FixedLenFeature.of(labelFeature, Shape.of(1), DataType.INT32));
     }
 
     /** The options of a TFRecord reader. */
-    public static final class Builder extends FilePipelineBuilder<Builder> {
-        private static final Logger LOG = LoggerFactory.getLogger(TFRecordReader.class);
+    public static final class Builder extends ImagePipelineBuilder<Builder> {
         private final List<ExampleFeature> features = new ArrayList<>();
         private final List<SequenceFeature> featureLists = new ArrayList<>();
         private boolean sequenceExample;
         private Compression compression;
         private boolean verifyCrc = true;
         private long inflateAheadBytes = 64L << 20;
-        private final List<ImageDecoder> imageDecoders = new ArrayList<>();
-        private final List<ImageTransform> imageTransforms = new ArrayList<>();
-        private ImageCodec imageCodec;
 
         private Builder() {
             super("tfrecord");
@@ -120,34 +109,6 @@ public final class TFRecordReader {
             return this;
         }
 
-        /**
-         * Adds an image decoder: one bytes feature of every record (such as
-         * {@code image/encoded}), a JPEG or PNG, becomes the record's pixels and their shape, as
-         * OneFlow's {@code ofrecord_image_decoder} does for OFRecord.
-         */
-        public Builder imageDecoder(ImageDecoder decoder) {
-            imageDecoders.add(Objects.requireNonNull(decoder, "decoder"));
-            return this;
-        }
-
-        /**
-         * Adds a fused image transform: one bytes feature of every record decoded, cropped,
-         * resized, mirrored and normalized into one row of a dense float output.
-         */
-        public Builder imageTransform(ImageTransform transform) {
-            imageTransforms.add(Objects.requireNonNull(transform, "transform"));
-            return this;
-        }
-
-        /**
-         * The codec the images decode with; default {@link ImageCodecs#preferred()}: the native
-         * one where its libraries load, else JDK ImageIO.
-         */
-        public Builder imageCodec(ImageCodec codec) {
-            this.imageCodec = Objects.requireNonNull(codec, "codec");
-            return this;
-        }
-
         /** Whether to check both CRCs of every record; default true. */
         public Builder verifyCrc(boolean verifyCrc) {
             this.verifyCrc = verifyCrc;
@@ -163,15 +124,10 @@ public final class TFRecordReader {
          * @throws java.io.UncheckedIOException naming a missing file
          */
         public DataReader build() {
-            boolean images = !imageDecoders.isEmpty() || !imageTransforms.isEmpty();
-            Parser<RecordSlice> parser = images && features.isEmpty() && featureLists.isEmpty() ? null
+            Parser<RecordSlice> parser = withImages(ImageParser.Records.EXAMPLE,
+                    hasImages() && features.isEmpty() && featureLists.isEmpty() ? null
                     : sequenceExample ? ExampleParser.forSequenceExample(features, featureLists)
-                    : ExampleParser.forExample(features);
-            if (images) {
-                ImageCodec codec = imageCodec != null ? imageCodec : ImageCodecs.preferred();
-                LOG.info("reader {}: images decode with the {} codec", readerName(), codec.name());
-                parser = ImageParser.of(ImageParser.Records.EXAMPLE, parser, imageDecoders, imageTransforms, codec);
-            }
+                    : ExampleParser.forExample(features));
             if (distributesRecords()) {
                 for (Path file : openedFiles()) {
                     Compression c = TFRecordDataset.compressionOf(file, compression);
