@@ -1,11 +1,7 @@
 package org.dataloader4j.benchmarks;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -124,38 +120,14 @@ public final class Compare {
      */
     private static boolean runForked(String system, CompareDataset dataset, CompareOptions options, PrintStream out)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(Compare.class.getName());
-        command.addAll(options.forOne(system, dataset));
-        Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        // If this JVM is stopped or fails while the child runs, the child stops too.
-        Thread reaper = new Thread(child::destroyForcibly, "compare-fork-reaper");
-        Runtime.getRuntime().addShutdownHook(reaper);
-        boolean reported = false;
-        int exit;
-        try (BufferedReader lines = child.inputReader(StandardCharsets.UTF_8)) {
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                if (line.startsWith("RESULT ") || line.startsWith("DETAIL ") || line.startsWith("STAGES ")
-                        || line.startsWith("PAIRED ")) {
-                    out.println(line);
-                    reported |= line.startsWith("RESULT ");
-                }
-            }
-            exit = child.waitFor();
-        } finally {
-            child.destroyForcibly();
-            Runtime.getRuntime().removeShutdownHook(reaper);
-        }
-        out.printf(Locale.ROOT, "FORK %s %s pid=%d exit=%d%n", system, dataset.id(), child.pid(), exit);
+        Forks.Outcome child = Forks.run(Compare.class, options.forOne(system, dataset),
+                List.of("RESULT ", "DETAIL ", "STAGES ", "PAIRED "), out);
+        out.printf(Locale.ROOT, "FORK %s %s pid=%d exit=%d%n", system, dataset.id(), child.pid(), child.exit());
         out.flush();
-        if (exit != 0 && !reported) {
-            out.printf(Locale.ROOT, "RESULT %s %s failed reason=\"its JVM exited with %d\"%n", system, dataset.id(), exit);
+        if (child.exit() != 0 && !child.reported()) {
+            out.printf(Locale.ROOT, "RESULT %s %s failed reason=\"its JVM exited with %d\"%n", system, dataset.id(), child.exit());
         }
-        return exit == 0;
+        return child.exit() == 0;
     }
 
     private static List<ComparedSystem> systems(CompareOptions options) {

@@ -1,8 +1,11 @@
 package org.dataloader4j.benchmarks;
 
+import static org.dataloader4j.benchmarks.OptionValues.bool;
+import static org.dataloader4j.benchmarks.OptionValues.list;
+import static org.dataloader4j.benchmarks.OptionValues.positive;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -64,17 +67,7 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
                         + t + " parts=" + parts);
             }
         }
-        for (String s : systems) {
-            if (!ALL_SYSTEMS.contains(s)) {
-                throw new IllegalArgumentException("no system " + s + ": systems are " + ALL_SYSTEMS);
-            }
-        }
-    }
-
-    private static void positive(String name, long value) {
-        if (value < 1) {
-            throw new IllegalArgumentException("--" + name + " must be > 0: " + name + "=" + value);
-        }
+        OptionValues.known(systems, ALL_SYSTEMS);
     }
 
     /**
@@ -109,7 +102,7 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
                 case "--records" -> records = Integer.parseInt(value);
                 case "--parts" -> parts = Integer.parseInt(value);
                 case "--seed" -> seed = Long.parseLong(value);
-                case "--threads" -> threads = Arrays.stream(value.split(",")).map(String::trim).map(Integer::valueOf).toList();
+                case "--threads" -> threads = list(value).stream().map(Integer::valueOf).toList();
                 case "--warmup" -> warmup = Integer.parseInt(value);
                 case "--passes" -> passes = Integer.parseInt(value);
                 case "--batch" -> batch = Integer.parseInt(value);
@@ -149,23 +142,5 @@ public record CompareOptions(Path data, int records, int parts, long seed, List<
             args.addAll(List.of("--paired", "true"));
         }
         return args;
-    }
-
-    private static boolean bool(String name, String value) {
-        return switch (value) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException(name + " must be true or false: " + value);
-        };
-    }
-
-    private static List<String> list(String value) {
-        List<String> out = new ArrayList<>();
-        for (String s : value.split(",")) {
-            if (!s.isBlank()) {
-                out.add(s.trim());
-            }
-        }
-        return out;
     }
 }

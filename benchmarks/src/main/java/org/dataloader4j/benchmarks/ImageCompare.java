@@ -1,11 +1,7 @@
 package org.dataloader4j.benchmarks;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -119,38 +115,13 @@ public final class ImageCompare {
      */
     private static boolean runForked(String system, ImageCompareOptions options, PrintStream out)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(ImageCompare.class.getName());
-        command.addAll(options.forOne(system));
-        Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        // If this JVM is stopped or fails while the child runs, the child stops too.
-        Thread reaper = new Thread(child::destroyForcibly, "image-compare-fork-reaper");
-        Runtime.getRuntime().addShutdownHook(reaper);
-        boolean reported = false;
-        int exit;
-        try (BufferedReader lines = child.inputReader(StandardCharsets.UTF_8)) {
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                if (line.startsWith("RESULT ") || line.startsWith("DETAIL ")) {
-                    out.println(line);
-                    out.flush();
-                    reported |= line.startsWith("RESULT ");
-                }
-            }
-            exit = child.waitFor();
-        } finally {
-            child.destroyForcibly();
-            Runtime.getRuntime().removeShutdownHook(reaper);
-        }
-        out.printf(Locale.ROOT, "FORK %s pid=%d exit=%d%n", system, child.pid(), exit);
+        Forks.Outcome child = Forks.run(ImageCompare.class, options.forOne(system), List.of("RESULT ", "DETAIL "), out);
+        out.printf(Locale.ROOT, "FORK %s pid=%d exit=%d%n", system, child.pid(), child.exit());
         out.flush();
-        if (exit != 0 && !reported) {
-            out.printf(Locale.ROOT, "RESULT %s all failed reason=\"its JVM exited with %d\"%n", system, exit);
+        if (child.exit() != 0 && !child.reported()) {
+            out.printf(Locale.ROOT, "RESULT %s all failed reason=\"its JVM exited with %d\"%n", system, child.exit());
         }
-        return exit == 0;
+        return child.exit() == 0;
     }
 
     private static boolean runOne(ImageSystem system, ImageFiles data, ImagePath path, int threads,

@@ -1,8 +1,11 @@
 package org.dataloader4j.benchmarks;
 
+import static org.dataloader4j.benchmarks.OptionValues.bool;
+import static org.dataloader4j.benchmarks.OptionValues.list;
+import static org.dataloader4j.benchmarks.OptionValues.positive;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -49,17 +52,7 @@ public record ImageCompareOptions(Path data, int images, int parts, long seed, P
             throw new IllegalArgumentException("--warmup must be >= 0: warmup=" + warmup);
         }
         threads.forEach(t -> positive("threads", t));
-        for (String s : systems) {
-            if (!ALL_SYSTEMS.contains(s)) {
-                throw new IllegalArgumentException("no system " + s + ": systems are " + ALL_SYSTEMS);
-            }
-        }
-    }
-
-    private static void positive(String name, long value) {
-        if (value < 1) {
-            throw new IllegalArgumentException("--" + name + " must be > 0: " + name + "=" + value);
-        }
+        OptionValues.known(systems, ALL_SYSTEMS);
     }
 
     /**
@@ -105,11 +98,7 @@ public record ImageCompareOptions(Path data, int images, int parts, long seed, P
                 };
                 case "--paths" -> paths = value.equals("all") ? List.of(ImagePath.values())
                         : list(value).stream().map(ImagePath::of).toList();
-                case "--fork" -> fork = switch (value) {
-                    case "true" -> true;
-                    case "false" -> false;
-                    default -> throw new IllegalArgumentException(name + " must be true or false: " + value);
-                };
+                case "--fork" -> fork = bool(name, value);
                 default -> throw new IllegalArgumentException("unknown option " + name + "; options are --data --images"
                         + " --parts --seed --sources --threads --warmup --passes --batch --shuffle-buffer --systems --paths --fork");
             }
@@ -130,9 +119,5 @@ public record ImageCompareOptions(Path data, int images, int parts, long seed, P
             args.addAll(List.of("--sources", sources.toString()));
         }
         return args;
-    }
-
-    private static List<String> list(String value) {
-        return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 }

@@ -5,11 +5,9 @@ import org.tensorflow.ConcreteFunction;
 import org.tensorflow.Graph;
 import org.tensorflow.GraphOperation;
 import org.tensorflow.Operand;
-import org.tensorflow.Result;
 import org.tensorflow.Session;
 import org.tensorflow.Signature;
 import org.tensorflow.Tensor;
-import org.tensorflow.exceptions.TFOutOfRangeException;
 import org.tensorflow.ndarray.NdArrays;
 import org.tensorflow.ndarray.Shape;
 import org.tensorflow.op.Ops;
@@ -167,30 +165,7 @@ final class TensorFlowImageSystem implements ImageSystem {
 
         @Override
         public Pass pass() {
-            long start = System.nanoTime();
-            session.runner().addTarget(makeIterator).run().close();
-            long images = 0;
-            long first = -1;
-            double sum = 0;
-            while (true) {
-                Session.Runner runner = session.runner();
-                next.components().forEach(runner::fetch);
-                try (Result r = runner.run()) {
-                    long rows = r.get(0).shape().get(0);
-                    for (int i = 0; i < r.size(); i++) {
-                        sum += touch(r.get(i), rows);
-                    }
-                    images += rows;
-                    if (first < 0) {
-                        first = System.nanoTime() - start;
-                    }
-                } catch (TFOutOfRangeException end) {
-                    break;
-                }
-            }
-            long nanos = System.nanoTime() - start;
-            Sink.consume(sum);
-            return new Pass(images, nanos, first, -1, 0);
+            return TensorFlowJavaSystem.drain(session, makeIterator, next, TfRun::touch);
         }
 
         /** The first value of every row of {@code t}. */

@@ -2,6 +2,7 @@ package org.dataloader4j.benchmarks;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToDoubleBiFunction;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
@@ -85,6 +86,38 @@ final class TensorFlowJavaSystem implements ComparedSystem {
         }
     }
 
+    /**
+     * One pass of a tf.data pipeline: {@code makeIterator} run, then {@code next} pulled until the
+     * iterator ends, every batch's tensors touched by {@code touch} (a value a row, summed) so that
+     * nothing is skipped; timed from before the iterator is made. Shared with {@link TensorFlowImageSystem}.
+     */
+    static Pass drain(Session session, MakeIterator makeIterator, IteratorGetNext next, ToDoubleBiFunction<Tensor, Long> touch) {
+        long start = System.nanoTime();
+        session.runner().addTarget(makeIterator).run().close();
+        long rowsRead = 0;
+        long first = -1;
+        double sum = 0;
+        while (true) {
+            Session.Runner runner = session.runner();
+            next.components().forEach(runner::fetch);
+            try (Result r = runner.run()) {
+                long rows = r.get(0).shape().get(0);
+                for (int i = 0; i < r.size(); i++) {
+                    sum += touch.applyAsDouble(r.get(i), rows);
+                }
+                rowsRead += rows;
+                if (first < 0) {
+                    first = System.nanoTime() - start;
+                }
+            } catch (TFOutOfRangeException end) {
+                break;
+            }
+        }
+        long nanos = System.nanoTime() - start;
+        Sink.consume(sum);
+        return new Pass(rowsRead, nanos, first, -1, 0);
+    }
+
     /** One graph and session over one dataset. */
     private static final class TfRun implements Run {
         private final Graph graph;
@@ -138,30 +171,7 @@ final class TensorFlowJavaSystem implements ComparedSystem {
 
         @Override
         public Pass pass() {
-            long start = System.nanoTime();
-            session.runner().addTarget(makeIterator).run().close();
-            long records = 0;
-            long first = -1;
-            double sum = 0;
-            while (true) {
-                Session.Runner runner = session.runner();
-                next.components().forEach(runner::fetch);
-                try (Result r = runner.run()) {
-                    long rows = r.get(0).shape().get(0);
-                    for (int i = 0; i < r.size(); i++) {
-                        sum += touch(r.get(i), rows);
-                    }
-                    records += rows;
-                    if (first < 0) {
-                        first = System.nanoTime() - start;
-                    }
-                } catch (TFOutOfRangeException end) {
-                    break;
-                }
-            }
-            long nanos = System.nanoTime() - start;
-            Sink.consume(sum);
-            return new Pass(records, nanos, first, -1, 0);
+            return drain(session, makeIterator, next, TfRun::touch);
         }
 
         private static double touch(Tensor t, long rows) {
