@@ -88,7 +88,11 @@ public final class ImageTransform {
                 mirrorSeed, mean, std, layout, maxPixels);
     }
 
-    /** This transform giving rows of {@code height × width} pixels. */
+    /**
+     * This transform giving rows of {@code height × width} pixels; the evaluation path's
+     * {@link #resizeShorter} grows to the larger of the two if it is smaller, so that the centre
+     * crop fits.
+     */
     public ImageTransform size(int height, int width) {
         positive("height", height);
         positive("width", width);
