@@ -82,37 +82,12 @@ public final class CropMirrorNormalize {
     public void apply(MemorySegment src, int width, int height, int channels, boolean mirror,
                       MemorySegment dst, long dstOffset) {
         Objects.requireNonNull(src, "src");
-        Objects.requireNonNull(dst, "dst");
-        if (width < 1 || height < 1 || channels < 1) {
-            throw new IllegalArgumentException("the image must have a positive size: width=" + width + " height=" + height
-                    + " channels=" + channels);
-        }
-        if (cropWidth > width || cropHeight > height) {
-            throw new IllegalArgumentException("the crop is larger than the image: cropWidth=" + cropWidth + " cropHeight="
-                    + cropHeight + " width=" + width + " height=" + height);
-        }
-        if ((mean.length != 1 && mean.length != channels) || (invStd.length != 1 && invStd.length != channels)) {
-            throw new IllegalArgumentException("mean and std have one value or one a channel: mean.length=" + mean.length
-                    + " std.length=" + invStd.length + " channels=" + channels);
-        }
-        if ((long) width * channels > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("rows are too long: width=" + width + " channels=" + channels);
-        }
+        check(width, height, channels, dst, dstOffset);
         long srcBytes = (long) width * height * channels;
         if (src.byteSize() < srcBytes) {
             throw new IllegalArgumentException("src is too small: byteSize=" + src.byteSize() + " needed=" + srcBytes);
         }
-        long outBytes = outputBytes(channels);
-        if (dstOffset < 0 || dstOffset > dst.byteSize() - outBytes) {
-            throw new IllegalArgumentException("dst is too small: byteSize=" + dst.byteSize() + " dstOffset=" + dstOffset
-                    + " needed=" + outBytes);
-        }
-        int[] columns = new int[cropWidth];
-        for (int ow = 0; ow < cropWidth; ow++) {
-            float along = mirror ? (float) (cropWidth - 1 - ow) : (float) ow;
-            columns[ow] = (int) ((float) (width - cropWidth) * cropPosX + along);
-            assert columns[ow] >= 0 && columns[ow] < width : columns[ow];
-        }
+        int[] columns = columns(width, mirror);
         float[] channelMean = perChannel(mean, channels);
         float[] channelInvStd = perChannel(invStd, channels);
         // Each channel's 256 values, normalized once: a lookup a value gives the same float.
@@ -126,8 +101,7 @@ public final class CropMirrorNormalize {
         float[] out = new float[layout == Layout.NHWC ? cropWidth * channels : cropWidth];
         long plane = (long) cropHeight * cropWidth * Float.BYTES;
         for (int oh = 0; oh < cropHeight; oh++) {
-            int ih = (int) ((float) (height - cropHeight) * cropPosY + (float) oh);
-            assert ih >= 0 && ih < height : ih;
+            int ih = row(oh, height);
             MemorySegment.copy(src, ValueLayout.JAVA_BYTE, (long) ih * row.length, row, 0, row.length);
             if (layout == Layout.NHWC) {
                 for (int ow = 0, o = 0; ow < cropWidth; ow++) {
@@ -148,6 +122,71 @@ public final class CropMirrorNormalize {
                 }
             }
         }
+    }
+
+    /** Checks an input of {@code width × height × channels} and the output's place, as {@link #apply} does. */
+    void check(int width, int height, int channels, MemorySegment dst, long dstOffset) {
+        Objects.requireNonNull(dst, "dst");
+        if (width < 1 || height < 1 || channels < 1) {
+            throw new IllegalArgumentException("the image must have a positive size: width=" + width + " height=" + height
+                    + " channels=" + channels);
+        }
+        if (cropWidth > width || cropHeight > height) {
+            throw new IllegalArgumentException("the crop is larger than the image: cropWidth=" + cropWidth + " cropHeight="
+                    + cropHeight + " width=" + width + " height=" + height);
+        }
+        if ((mean.length != 1 && mean.length != channels) || (invStd.length != 1 && invStd.length != channels)) {
+            throw new IllegalArgumentException("mean and std have one value or one a channel: mean.length=" + mean.length
+                    + " std.length=" + invStd.length + " channels=" + channels);
+        }
+        if ((long) width * channels > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("rows are too long: width=" + width + " channels=" + channels);
+        }
+        long outBytes = outputBytes(channels);
+        if (dstOffset < 0 || dstOffset > dst.byteSize() - outBytes) {
+            throw new IllegalArgumentException("dst is too small: byteSize=" + dst.byteSize() + " dstOffset=" + dstOffset
+                    + " needed=" + outBytes);
+        }
+    }
+
+    /** The input column of each output column, for an input {@code width} wide: OneFlow's arithmetic, above. */
+    int[] columns(int width, boolean mirror) {
+        int[] columns = new int[cropWidth];
+        for (int ow = 0; ow < cropWidth; ow++) {
+            float along = mirror ? (float) (cropWidth - 1 - ow) : (float) ow;
+            columns[ow] = (int) ((float) (width - cropWidth) * cropPosX + along);
+            assert columns[ow] >= 0 && columns[ow] < width : columns[ow];
+        }
+        return columns;
+    }
+
+    /** The input row of output row {@code oh}, for an input {@code height} high. */
+    int row(int oh, int height) {
+        int ih = (int) ((float) (height - cropHeight) * cropPosY + (float) oh);
+        assert ih >= 0 && ih < height : ih;
+        return ih;
+    }
+
+    int cropWidth() {
+        return cropWidth;
+    }
+
+    int cropHeight() {
+        return cropHeight;
+    }
+
+    Layout layout() {
+        return layout;
+    }
+
+    /** The mean of each of {@code channels} channels. */
+    float[] channelMean(int channels) {
+        return perChannel(mean, channels);
+    }
+
+    /** {@code 1 / std} of each of {@code channels} channels. */
+    float[] channelInvStd(int channels) {
+        return perChannel(invStd, channels);
     }
 
     private static float[] perChannel(float[] values, int channels) {

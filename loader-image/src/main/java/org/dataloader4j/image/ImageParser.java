@@ -378,7 +378,8 @@ public final class ImageParser implements Parser<RecordSlice>, AutoCloseable {
         private final long[] range = new long[2];
         private final Arena arena = Arena.ofShared();
         private MemorySegment decoded = MemorySegment.NULL;
-        private MemorySegment resized = MemorySegment.NULL;
+        private final ResizeNormalize[] resizers = transforms.stream()
+                .map(t -> new ResizeNormalize(t.normalizer())).toArray(ResizeNormalize[]::new);
 
         Worker() {
             List<String> features = new ArrayList<>();
@@ -509,17 +510,16 @@ public final class ImageParser implements Parser<RecordSlice>, AutoCloseable {
             Tensor target = out.tensor(t.feature());
             long rowFloats = (long) channels * t.height() * t.width();
             MemorySegment dst = target.segment().asSlice(row * rowFloats * Float.BYTES, rowFloats * Float.BYTES);
+            ResizeNormalize resize = resizers[image - decoders.size()];
             if (window != null) {
                 MemorySegment src = decodeInto(bytes, t.colorSpace(), window, channels);
-                MemorySegment small = resizeInto(src, window.width(), window.height(), channels, t.width(), t.height());
-                t.normalizer().apply(small, t.width(), t.height(), channels, mirror, dst, 0);
+                resize.apply(src, window.width(), window.height(), channels, t.width(), t.height(), mirror, dst, 0);
                 return;
             }
             // Evaluation: the shorter side resized to resizeShorter, then the centre.
             MemorySegment src = decodeInto(bytes, t.colorSpace(), CropWindow.whole(imageWidth, imageHeight), channels);
             ImageSize size = ImageResize.keepAspectRatio(imageWidth, imageHeight, t.resizeShorter(), ImageResize.Side.SHORTER, 0, 0);
-            MemorySegment scaled = resizeInto(src, imageWidth, imageHeight, channels, size.width(), size.height());
-            t.normalizer().apply(scaled, size.width(), size.height(), channels, mirror, dst, 0);
+            resize.apply(src, imageWidth, imageHeight, channels, size.width(), size.height(), mirror, dst, 0);
         }
 
         private MemorySegment decodeInto(MemorySegment bytes, ColorSpace colorSpace, CropWindow window, int channels) {
@@ -529,19 +529,6 @@ public final class ImageParser implements Parser<RecordSlice>, AutoCloseable {
             }
             MemorySegment into = decoded.asSlice(0, need);
             context.decode(bytes, colorSpace, window, into);
-            return into;
-        }
-
-        private MemorySegment resizeInto(MemorySegment src, int sw, int sh, int channels, int dw, int dh) {
-            if (sw == dw && sh == dh) {
-                return src;
-            }
-            long need = (long) dw * dh * channels;
-            if (resized.byteSize() < need) {
-                resized = arena.allocate(Math.max(need, resized.byteSize() * 2));
-            }
-            MemorySegment into = resized.asSlice(0, need);
-            ImageResize.resize(src, sw, sh, channels, into, dw, dh);
             return into;
         }
 

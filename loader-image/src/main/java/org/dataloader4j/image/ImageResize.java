@@ -69,19 +69,15 @@ public final class ImageResize {
         int[][] rows = {new int[dstRowBytes], new int[dstRowBytes]};
         int[] rowIndex = {-1, -1};
         byte[] out = new byte[dstRowBytes];
+        int[] rowAt = new int[4];
         for (int dy = 0; dy < dstHeight; dy++) {
-            float fy = (float) ((dy + 0.5) * scaleY - 0.5);
-            int sy = (int) Math.floor(fy);
-            fy -= sy;
-            int b0 = (int) Math.rint((1.0f - fy) * COEF_SCALE);
-            int b1 = (int) Math.rint(fy * COEF_SCALE);
-            int y0 = Math.clamp(sy, 0, height - 1);
-            int y1 = Math.clamp(sy + 1, 0, height - 1);
-            int[] d0 = horizontal(src, y0, rows, rowIndex, srcRow, xOffsets, xWeights, channels);
-            int[] d1 = horizontal(src, y1, rows, rowIndex, srcRow, xOffsets, xWeights, channels);
+            sourceRows(dy, scaleY, height, rowAt);
+            int b0 = rowAt[2];
+            int b1 = rowAt[3];
+            int[] d0 = horizontal(src, rowAt[0], rows, rowIndex, srcRow, xOffsets, xWeights, channels);
+            int[] d1 = horizontal(src, rowAt[1], rows, rowIndex, srcRow, xOffsets, xWeights, channels);
             for (int x = 0; x < dstRowBytes; x++) {
-                int t = (((d0[x] >> 4) * b0) >> 16) + (((d1[x] >> 4) * b1) >> 16);
-                out[x] = (byte) Math.clamp((t + 2) >> 2, 0, 255);
+                out[x] = (byte) vertical(d0[x], d1[x], b0, b1);
             }
             MemorySegment.copy(out, 0, dst, ValueLayout.JAVA_BYTE, (long) dy * dstRowBytes, dstRowBytes);
         }
@@ -89,27 +85,62 @@ public final class ImageResize {
 
     /** Each output byte's first source byte in a row, and its two weights. */
     private static void columns(int width, int dstWidth, int channels, int[] xOffsets, int[][] xWeights) {
+        int[] sx = new int[dstWidth];
+        int[] a0 = new int[dstWidth];
+        int[] a1 = new int[dstWidth];
+        sourceColumns(width, dstWidth, sx, a0, a1);
+        for (int dx = 0; dx < dstWidth; dx++) {
+            for (int c = 0; c < channels; c++) {
+                xOffsets[dx * channels + c] = sx[dx] * channels + c;
+                xWeights[0][dx * channels + c] = a0[dx];
+                xWeights[1][dx * channels + c] = a1[dx];
+            }
+        }
+    }
+
+    /**
+     * The source column {@code sx[dx]} of each output column {@code dx} of {@code dstWidth},
+     * and the fixed-point weights {@code a0[dx]} of column {@code sx} and {@code a1[dx]} of the
+     * one right of it. Edge columns are clamped with a weight of 0 to the right.
+     */
+    static void sourceColumns(int width, int dstWidth, int[] sx, int[] a0, int[] a1) {
         double scaleX = 1.0 / ((double) dstWidth / width);
         for (int dx = 0; dx < dstWidth; dx++) {
             float fx = (float) ((dx + 0.5) * scaleX - 0.5);
-            int sx = (int) Math.floor(fx);
-            fx -= sx;
-            if (sx < 0) {
+            int x = (int) Math.floor(fx);
+            fx -= x;
+            if (x < 0) {
                 fx = 0;
-                sx = 0;
+                x = 0;
             }
-            if (sx >= width - 1) {
+            if (x >= width - 1) {
                 fx = 0;
-                sx = width - 1;
+                x = width - 1;
             }
-            int a0 = (int) Math.rint((1.0f - fx) * COEF_SCALE);
-            int a1 = (int) Math.rint(fx * COEF_SCALE);
-            for (int c = 0; c < channels; c++) {
-                xOffsets[dx * channels + c] = sx * channels + c;
-                xWeights[0][dx * channels + c] = a0;
-                xWeights[1][dx * channels + c] = a1;
-            }
+            sx[dx] = x;
+            a0[dx] = (int) Math.rint((1.0f - fx) * COEF_SCALE);
+            a1[dx] = (int) Math.rint(fx * COEF_SCALE);
         }
+    }
+
+    /**
+     * Output row {@code dy}'s two source rows and their weights, into {@code at}: {@code {y0, y1,
+     * b0, b1}}, for {@code scaleY = 1.0 / ((double) dstHeight / height)}.
+     */
+    static void sourceRows(int dy, double scaleY, int height, int[] at) {
+        float fy = (float) ((dy + 0.5) * scaleY - 0.5);
+        int sy = (int) Math.floor(fy);
+        fy -= sy;
+        at[0] = Math.clamp(sy, 0, height - 1);
+        at[1] = Math.clamp(sy + 1, 0, height - 1);
+        at[2] = (int) Math.rint((1.0f - fy) * COEF_SCALE);
+        at[3] = (int) Math.rint(fy * COEF_SCALE);
+    }
+
+    /** An output byte from two rows interpolated across, {@code d0} and {@code d1}, with weights {@code b0} and {@code b1}. */
+    static int vertical(int d0, int d1, int b0, int b1) {
+        int t = (((d0 >> 4) * b0) >> 16) + (((d1 >> 4) * b1) >> 16);
+        return Math.min(Math.max((t + 2) >> 2, 0), 255);
     }
 
     /** Source row {@code y} interpolated across, from the two rows kept if it is one of them. */
@@ -137,7 +168,7 @@ public final class ImageResize {
         return d;
     }
 
-    private static void checkImage(String name, MemorySegment image, int width, int height, int channels) {
+    static void checkImage(String name, MemorySegment image, int width, int height, int channels) {
         if (width < 1 || height < 1 || channels < 1) {
             throw new IllegalArgumentException(name + " must have a positive size: width=" + width + " height=" + height
                     + " channels=" + channels);

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * values, and {@code (v - mean) * (1 / std)} in float, bit for bit.
  */
 class CropMirrorNormalizeTest {
-    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private final Arena arena = Arena.ofConfined();
 
     @AfterEach
