@@ -130,10 +130,27 @@ final class ResizeNormalize {
         int rowLength = srcWidth * channels;
         MemorySegment.copy(src, ValueLayout.JAVA_BYTE, (long) y * rowLength, srcRow, 0, rowLength);
         int[][] d = rows[slot];
+        byte[] row = srcRow;
+        if (channels == 3) {
+            // The common case in one pass over the tables.
+            int[] d0 = d[0];
+            int[] d1 = d[1];
+            int[] d2 = d[2];
+            for (int x = 0; x < width; x++) {
+                int l = left[x];
+                int r = right[x];
+                int wl = leftWeight[x];
+                int wr = rightWeight[x];
+                d0[x] = (row[l] & 0xFF) * wl + (row[r] & 0xFF) * wr;
+                d1[x] = (row[l + 1] & 0xFF) * wl + (row[r + 1] & 0xFF) * wr;
+                d2[x] = (row[l + 2] & 0xFF) * wl + (row[r + 2] & 0xFF) * wr;
+            }
+            return d;
+        }
         for (int c = 0; c < channels; c++) {
             int[] dc = d[c];
             for (int x = 0; x < width; x++) {
-                dc[x] = (srcRow[left[x] + c] & 0xFF) * leftWeight[x] + (srcRow[right[x] + c] & 0xFF) * rightWeight[x];
+                dc[x] = (row[left[x] + c] & 0xFF) * leftWeight[x] + (row[right[x] + c] & 0xFF) * rightWeight[x];
             }
         }
         return d;
