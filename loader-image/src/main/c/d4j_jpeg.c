@@ -206,7 +206,7 @@ static void cmyk_to(int color, const JSAMPLE *in, uint8_t *out, size_t width) {
   }
 }
 
-int d4j_jpeg_decode(d4j_jpeg *ctx, const uint8_t *data, size_t size, int32_t color,
+int d4j_jpeg_decode(d4j_jpeg *ctx, const uint8_t *data, size_t size, int32_t color, int32_t scale,
                     int32_t x, int32_t y, int32_t width, int32_t height,
                     uint8_t *out, size_t out_size) {
   j_decompress_ptr cinfo = &ctx->cinfo;
@@ -219,6 +219,9 @@ int d4j_jpeg_decode(d4j_jpeg *ctx, const uint8_t *data, size_t size, int32_t col
   if (color != D4J_GRAY && color != D4J_RGB && color != D4J_BGR) {
     fail(ctx, D4J_BAD_ARGUMENT, "unknown color: %d", color);
   }
+  if (scale != 1 && scale != 2 && scale != 4 && scale != 8) {
+    fail(ctx, D4J_BAD_ARGUMENT, "scale must be 1, 2, 4 or 8: %d", scale);
+  }
   if (x < 0 || y < 0 || width <= 0 || height <= 0) {
     fail(ctx, D4J_BAD_ARGUMENT, "bad window: x=%d y=%d width=%d height=%d", x, y, width, height);
   }
@@ -229,17 +232,21 @@ int d4j_jpeg_decode(d4j_jpeg *ctx, const uint8_t *data, size_t size, int32_t col
   }
 
   read_header(ctx, data, size);
-  JDIMENSION image_width = cinfo->image_width;
-  JDIMENSION image_height = cinfo->image_height;
-  if ((uint64_t)x + (uint64_t)width > image_width || (uint64_t)y + (uint64_t)height > image_height) {
-    fail(ctx, D4J_BAD_ARGUMENT, "the window x=%d y=%d width=%d height=%d is not inside the image of %ux%u",
-         x, y, width, height, image_width, image_height);
-  }
   int cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
   cinfo->out_color_space = cmyk ? JCS_CMYK : color == D4J_GRAY ? JCS_GRAYSCALE : color == D4J_RGB ? JCS_RGB : JCS_EXT_BGR;
   /* libjpeg's defaults, stated because the pixels are expected to match other decoders' exactly. */
   cinfo->dct_method = JDCT_ISLOW;
   cinfo->do_fancy_upsampling = TRUE;
+  cinfo->scale_num = 1;
+  cinfo->scale_denom = (unsigned int)scale;
+  jpeg_calc_output_dimensions(cinfo);
+  /* From here on the image is the scaled one. */
+  JDIMENSION image_width = cinfo->output_width;
+  JDIMENSION image_height = cinfo->output_height;
+  if ((uint64_t)x + (uint64_t)width > image_width || (uint64_t)y + (uint64_t)height > image_height) {
+    fail(ctx, D4J_BAD_ARGUMENT, "the window x=%d y=%d width=%d height=%d is not inside the image of %ux%u",
+         x, y, width, height, image_width, image_height);
+  }
   jpeg_start_decompress(cinfo);
 
   /*
@@ -258,7 +265,7 @@ int d4j_jpeg_decode(d4j_jpeg *ctx, const uint8_t *data, size_t size, int32_t col
    */
   JDIMENSION crop_x = x > 0 ? (JDIMENSION)x - 1 : 0;
   if (cinfo->progressive_mode && cinfo->do_block_smoothing) {
-    JDIMENSION margin = 2 * (JDIMENSION)cinfo->max_h_samp_factor * DCTSIZE;
+    JDIMENSION margin = 2 * (JDIMENSION)cinfo->max_h_samp_factor * (JDIMENSION)cinfo->min_DCT_scaled_size;
     crop_x = crop_x > margin ? crop_x - margin : 0;
   }
   JDIMENSION crop_end = (JDIMENSION)x + (JDIMENSION)width < image_width ? (JDIMENSION)x + (JDIMENSION)width + 1 : image_width;

@@ -60,15 +60,16 @@ const char *d4j_jpeg_message(const d4j_jpeg *ctx);
 int d4j_jpeg_header(d4j_jpeg *ctx, const uint8_t *data, size_t size, int32_t *info);
 
 /*
- * Decodes the window (x, y, width, height) of the JPEG in data[0, size) into out as color
- * (D4J_GRAY, D4J_RGB or D4J_BGR): height rows of width * channels bytes, without padding. The
- * pixels equal those of the same window of the whole image decoded (ISLOW IDCT, fancy
- * upsampling). Only the iMCU columns around the window are decoded, and rows above it are
+ * Decodes the window (x, y, width, height) of the JPEG in data[0, size), scaled down by scale
+ * (1, 2, 4 or 8: libjpeg's scaled IDCT), into out as color (D4J_GRAY, D4J_RGB or D4J_BGR): height
+ * rows of width * channels bytes, without padding. The window is in the scaled image, whose sides
+ * are the image's divided by scale and rounded up. The pixels equal those of the same window of
+ * the whole image decoded at that scale (ISLOW IDCT, fancy upsampling). Only the iMCU columns around the window are decoded, and rows above it are
  * skipped; data after the window's last row is not read. Gray from YCbCr is the Y plane; CMYK
  * and YCCK images are converted as d4j_jpeg.c says. Data that ends before the window's pixels
  * do is an error (D4J_BAD_IMAGE), not grey padding.
  */
-int d4j_jpeg_decode(d4j_jpeg *ctx, const uint8_t *data, size_t size, int32_t color,
+int d4j_jpeg_decode(d4j_jpeg *ctx, const uint8_t *data, size_t size, int32_t color, int32_t scale,
                     int32_t x, int32_t y, int32_t width, int32_t height,
                     uint8_t *out, size_t out_size);
 

@@ -74,6 +74,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--decode-only", description = "with --image: decode whole images to RGB pixels instead of the training path")
     private boolean decodeOnly;
 
+    @Option(names = "--dct-scaling", description = "with --image: decode large JPEG windows at 1/2, 1/4 or 1/8 size (libjpeg's scaled IDCT) before resizing")
+    private boolean dctScaling;
+
     @Option(names = "--codec", paramLabel = "CODEC", converter = CodecOption.Converter.class,
             description = "with --image: native or imageio (default: native where it loads, else imageio)")
     private CodecOption codec;
@@ -109,8 +112,12 @@ final class BenchCommand implements Callable<Integer> {
         if (features.isEmpty() && image == null) {
             throw new IllegalArgumentException("give a feature to decode: --feature NAME:TYPE:SHAPE or --image FEATURE");
         }
-        if (image == null && (decodeOnly || codec != null)) {
-            throw new IllegalArgumentException((decodeOnly ? "--decode-only" : "--codec") + " needs --image FEATURE");
+        if (image == null && (decodeOnly || dctScaling || codec != null)) {
+            throw new IllegalArgumentException((decodeOnly ? "--decode-only" : dctScaling ? "--dct-scaling" : "--codec")
+                    + " needs --image FEATURE");
+        }
+        if (decodeOnly && dctScaling) {
+            throw new IllegalArgumentException("--dct-scaling applies to the training path, not --decode-only");
         }
         if (batch == null) {
             batch = image != null ? 64 : 256;
@@ -137,7 +144,8 @@ final class BenchCommand implements Callable<Integer> {
                 ValueCopier.vectorVarints() ? "Vector API decoder (SIMD)" : "scalar decoder");
         if (image != null) {
             out.printf("images in %s: %s; codec %s%n", image, decodeOnly ? "decoded whole to RGB uint8 (--decode-only)"
-                    : "training path (random resized crop to 224x224, flip, normalize; NCHW float32, seed " + seed + ")",
+                    : "training path (random resized crop to 224x224, flip, normalize; NCHW float32, seed " + seed
+                            + (dctScaling ? "; DCT scaling" : "") + ")",
                     CodecOption.describe(imageCodec));
         }
         out.printf("framing pass (1 thread: read, decompress, frames, CRCs; no parsing)%n");
@@ -272,7 +280,7 @@ final class BenchCommand implements Callable<Integer> {
         if (decodeOnly) {
             decoder.accept(ImageDecoder.of(image).colorSpace(ColorSpace.RGB));
         } else {
-            transform.accept(ImageTransform.training(image, seed));
+            transform.accept(ImageTransform.training(image, seed).dctScaling(dctScaling));
         }
     }
 

@@ -103,6 +103,21 @@ class BenchCommandTest {
         assertTrue(r.out().contains("140 samples"), r::toString);
     }
 
+    /** --dct-scaling is named in the report, and runs the training path over every image. */
+    @Test
+    @Timeout(120)
+    void dctScalingIsNamedAndReadsEveryImage() throws IOException {
+        TestImages.writeRecords(dir, 30, 1, 5);
+        Cli.Result r = Cli.run("bench", dir.toString(), "--image", "encoded", "--dct-scaling", "--threads", "2");
+        assertEquals(0, r.code(), r::toString);
+        assertTrue(r.out().contains("NCHW float32, seed 0; DCT scaling); codec "), r::toString);
+        assertEquals(30, images(r));
+        Cli.Result decodeOnly = Cli.run("bench", dir.toString(), "--image", "encoded", "--dct-scaling", "--decode-only");
+        assertEquals(2, decodeOnly.code(), decodeOnly::toString);
+        assertEquals(List.of("loader: --dct-scaling applies to the training path, not --decode-only"),
+                decodeOnly.err().lines().toList());
+    }
+
     /** --decode-only decodes whole images, with the codec asked for. */
     @ParameterizedTest
     @ValueSource(strings = {"imageio", "native"})

@@ -42,6 +42,26 @@ public interface ImageCodec {
          */
         void decode(MemorySegment bytes, ColorSpace colorSpace, CropWindow window, MemorySegment out);
 
+        /**
+         * Decodes {@code window} of the image in {@code bytes} scaled down by {@code scale} (1, 2,
+         * 4 or 8) where the codec can (a JPEG on the native codec: libjpeg's scaled IDCT, which
+         * gives slightly different pixels from a full decode shrunk), else at full size; returns
+         * the size written to {@code out}. Scaled, the window's edges are divided by
+         * {@code scale}, its right and bottom edges rounded up. {@code out} needs room for the
+         * window at full size.
+         *
+         * @throws ImageException           if the image is damaged or cannot be decoded
+         * @throws IllegalArgumentException if the window does not fit the image, {@code out} is too
+         *                                  small or {@code scale} is not 1, 2, 4 or 8
+         */
+        default ImageSize decode(MemorySegment bytes, ColorSpace colorSpace, CropWindow window, int scale, MemorySegment out) {
+            if (scale != 1 && scale != 2 && scale != 4 && scale != 8) {
+                throw new IllegalArgumentException("scale must be 1, 2, 4 or 8: scale=" + scale);
+            }
+            decode(bytes, colorSpace, window, out);
+            return new ImageSize(window.width(), window.height());
+        }
+
         /** Frees what the context holds. Idempotent. */
         @Override
         void close();

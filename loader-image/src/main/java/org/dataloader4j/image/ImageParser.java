@@ -511,25 +511,19 @@ public final class ImageParser implements Parser<RecordSlice>, AutoCloseable {
             long rowFloats = (long) channels * t.height() * t.width();
             MemorySegment dst = target.segment().asSlice(row * rowFloats * Float.BYTES, rowFloats * Float.BYTES);
             ResizeNormalize resize = resizers[image - decoders.size()];
-            if (window != null) {
-                MemorySegment src = decodeInto(bytes, t.colorSpace(), window, channels);
-                resize.apply(src, window.width(), window.height(), channels, t.width(), t.height(), mirror, dst, 0);
-                return;
+            ImageSize resized = window != null ? new ImageSize(t.width(), t.height())
+                    // Evaluation: the shorter side resized to resizeShorter, then the centre.
+                    : ImageResize.keepAspectRatio(imageWidth, imageHeight, t.resizeShorter(), ImageResize.Side.SHORTER, 0, 0);
+            if (window == null) {
+                window = CropWindow.whole(imageWidth, imageHeight);
             }
-            // Evaluation: the shorter side resized to resizeShorter, then the centre.
-            MemorySegment src = decodeInto(bytes, t.colorSpace(), CropWindow.whole(imageWidth, imageHeight), channels);
-            ImageSize size = ImageResize.keepAspectRatio(imageWidth, imageHeight, t.resizeShorter(), ImageResize.Side.SHORTER, 0, 0);
-            resize.apply(src, imageWidth, imageHeight, channels, size.width(), size.height(), mirror, dst, 0);
-        }
-
-        private MemorySegment decodeInto(MemorySegment bytes, ColorSpace colorSpace, CropWindow window, int channels) {
+            int scale = t.decodeScale(window.width(), window.height(), resized.width(), resized.height());
             long need = (long) window.width() * window.height() * channels;
             if (decoded.byteSize() < need) {
                 decoded = arena.allocate(Math.max(need, decoded.byteSize() * 2));
             }
-            MemorySegment into = decoded.asSlice(0, need);
-            context.decode(bytes, colorSpace, window, into);
-            return into;
+            ImageSize src = context.decode(bytes, t.colorSpace(), window, scale, decoded);
+            resize.apply(decoded, src.width(), src.height(), channels, resized.width(), resized.height(), mirror, dst, 0);
         }
 
         void close() {

@@ -47,10 +47,11 @@ public final class ImageTransform {
     /** The last step, OneFlow's crop_mirror_normalize: the centre of the resized image, normalized. */
     private final CropMirrorNormalize normalize;
     private final long maxPixels;
+    private final boolean dctScaling;
 
     private ImageTransform(String feature, ColorSpace colorSpace, RandomCrop randomCrop, int height, int width,
                            int resizeShorter, float mirrorProbability, long mirrorSeed, float[] mean, float[] std,
-                           CropMirrorNormalize.Layout layout, long maxPixels) {
+                           CropMirrorNormalize.Layout layout, long maxPixels, boolean dctScaling) {
         this.feature = Objects.requireNonNull(feature, "feature");
         this.colorSpace = Objects.requireNonNull(colorSpace, "colorSpace");
         this.randomCrop = randomCrop;
@@ -63,6 +64,7 @@ public final class ImageTransform {
         this.std = std;
         this.layout = Objects.requireNonNull(layout, "layout");
         this.maxPixels = maxPixels;
+        this.dctScaling = dctScaling;
         this.normalize = CropMirrorNormalize.builder().crop(width, height).cropPosition(0.5f, 0.5f).mean(mean).std(std)
                 .layout(layout).build();
     }
@@ -70,7 +72,7 @@ public final class ImageTransform {
     /** The evaluation transform of feature {@code feature}, with ImageNet's defaults. */
     public static ImageTransform of(String feature) {
         return new ImageTransform(feature, ColorSpace.RGB, null, 224, 224, 256, 0, 0, IMAGENET_MEAN.clone(),
-                IMAGENET_STD.clone(), CropMirrorNormalize.Layout.NCHW, ImageDecoder.DEFAULT_MAX_PIXELS);
+                IMAGENET_STD.clone(), CropMirrorNormalize.Layout.NCHW, ImageDecoder.DEFAULT_MAX_PIXELS, false);
     }
 
     /**
@@ -85,7 +87,7 @@ public final class ImageTransform {
     /** This transform with a random window ({@code ofrecord_image_decoder_random_crop}); null for the evaluation path. */
     public ImageTransform randomCrop(RandomCrop randomCrop) {
         return new ImageTransform(feature, colorSpace, randomCrop, height, width, resizeShorter, mirrorProbability,
-                mirrorSeed, mean, std, layout, maxPixels);
+                mirrorSeed, mean, std, layout, maxPixels, dctScaling);
     }
 
     /**
@@ -97,7 +99,7 @@ public final class ImageTransform {
         positive("height", height);
         positive("width", width);
         return new ImageTransform(feature, colorSpace, randomCrop, height, width, Math.max(resizeShorter, Math.max(height, width)),
-                mirrorProbability, mirrorSeed, mean, std, layout, maxPixels);
+                mirrorProbability, mirrorSeed, mean, std, layout, maxPixels, dctScaling);
     }
 
     /** This transform resizing, on the evaluation path, each image's shorter side to {@code resizeShorter} first. */
@@ -108,7 +110,7 @@ public final class ImageTransform {
                     + resizeShorter + " size=" + height + "x" + width);
         }
         return new ImageTransform(feature, colorSpace, randomCrop, height, width, resizeShorter, mirrorProbability,
-                mirrorSeed, mean, std, layout, maxPixels);
+                mirrorSeed, mean, std, layout, maxPixels, dctScaling);
     }
 
     /** This transform mirroring each row left to right with {@code probability}, one coin flip a row drawn from {@code seed}. */
@@ -117,7 +119,7 @@ public final class ImageTransform {
             throw new IllegalArgumentException("probability must be in [0, 1]: probability=" + probability);
         }
         return new ImageTransform(feature, colorSpace, randomCrop, height, width, resizeShorter, probability, seed, mean,
-                std, layout, maxPixels);
+                std, layout, maxPixels, dctScaling);
     }
 
     /** This transform normalizing channel {@code c} as {@code (v - mean[c]) / std[c]}, values on 0–255. */
@@ -133,7 +135,7 @@ public final class ImageTransform {
             }
         }
         return new ImageTransform(feature, colorSpace, randomCrop, height, width, resizeShorter, mirrorProbability,
-                mirrorSeed, mean.clone(), std.clone(), layout, maxPixels);
+                mirrorSeed, mean.clone(), std.clone(), layout, maxPixels, dctScaling);
     }
 
     /** This transform decoding in {@code colorSpace} (RGB by default); GRAY needs one mean and std. */
@@ -141,13 +143,13 @@ public final class ImageTransform {
         float[] m = colorSpace.channels() == mean.length ? mean : new float[colorSpace.channels()];
         float[] s = colorSpace.channels() == std.length ? std : filled(colorSpace.channels(), 1f);
         return new ImageTransform(feature, colorSpace, randomCrop, height, width, resizeShorter, mirrorProbability,
-                mirrorSeed, m, s, layout, maxPixels);
+                mirrorSeed, m, s, layout, maxPixels, dctScaling);
     }
 
     /** This transform writing rows in {@code layout}. */
     public ImageTransform layout(CropMirrorNormalize.Layout layout) {
         return new ImageTransform(feature, colorSpace, randomCrop, height, width, resizeShorter, mirrorProbability,
-                mirrorSeed, mean, std, layout, maxPixels);
+                mirrorSeed, mean, std, layout, maxPixels, dctScaling);
     }
 
     /** This transform refusing images that declare more than {@code maxPixels} pixels. */
@@ -156,7 +158,19 @@ public final class ImageTransform {
             throw new IllegalArgumentException("maxPixels must be positive: maxPixels=" + maxPixels);
         }
         return new ImageTransform(feature, colorSpace, randomCrop, height, width, resizeShorter, mirrorProbability,
-                mirrorSeed, mean, std, layout, maxPixels);
+                mirrorSeed, mean, std, layout, maxPixels, dctScaling);
+    }
+
+    /**
+     * This transform decoding a JPEG window at a half, a quarter or an eighth of its size where
+     * it is at least that many times the size it is resized to on both sides (libjpeg's scaled
+     * IDCT, through the native codec only; ImageIO and PNG decode at full size). Faster on large
+     * images; the pixels differ slightly from a full-size decode resized, which is what OneFlow
+     * gives and this transform gives by default.
+     */
+    public ImageTransform dctScaling(boolean dctScaling) {
+        return new ImageTransform(feature, colorSpace, randomCrop, height, width, resizeShorter, mirrorProbability,
+                mirrorSeed, mean, std, layout, maxPixels, dctScaling);
     }
 
     private static void positive(String name, int value) {
@@ -225,6 +239,27 @@ public final class ImageTransform {
         return maxPixels;
     }
 
+    /** Whether large JPEG windows are decoded scaled down ({@link #dctScaling(boolean)}). */
+    public boolean dctScaling() {
+        return dctScaling;
+    }
+
+    /**
+     * The scale a window of {@code width × height} pixels decodes at before it is resized to
+     * {@code resizedWidth × resizedHeight}: 1 without {@link #dctScaling}, else the largest of 8,
+     * 4 and 2 that leaves the window at least that size on both sides, or 1.
+     */
+    int decodeScale(int width, int height, int resizedWidth, int resizedHeight) {
+        if (dctScaling) {
+            for (int scale = 8; scale > 1; scale /= 2) {
+                if (width / scale >= resizedWidth && height / scale >= resizedHeight) {
+                    return scale;
+                }
+            }
+        }
+        return 1;
+    }
+
     /** The one output, float32, for batches of up to {@code batchCapacity} rows. */
     public List<TensorSpec> outputs(int batchCapacity) {
         int c = colorSpace.channels();
@@ -236,6 +271,6 @@ public final class ImageTransform {
     public String toString() {
         return "ImageTransform[" + feature + ", " + colorSpace + ", " + height + "x" + width + ", "
                 + (randomCrop == null ? "resizeShorter=" + resizeShorter + ", centre crop" : randomCrop.toString())
-                + ", mirror=" + mirrorProbability + ", " + layout + "]";
+                + ", mirror=" + mirrorProbability + ", " + layout + (dctScaling ? ", dctScaling" : "") + "]";
     }
 }

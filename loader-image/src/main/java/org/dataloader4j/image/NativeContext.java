@@ -54,8 +54,16 @@ final class NativeContext implements ImageCodec.Context {
 
     @Override
     public void decode(MemorySegment bytes, ColorSpace colorSpace, CropWindow window, MemorySegment out) {
+        decode(bytes, colorSpace, window, 1, out);
+    }
+
+    @Override
+    public ImageSize decode(MemorySegment bytes, ColorSpace colorSpace, CropWindow window, int scale, MemorySegment out) {
         Objects.requireNonNull(colorSpace, "colorSpace");
         Objects.requireNonNull(window, "window");
+        if (scale != 1 && scale != 2 && scale != 4 && scale != 8) {
+            throw new IllegalArgumentException("scale must be 1, 2, 4 or 8: scale=" + scale);
+        }
         long needed = (long) window.width() * window.height() * colorSpace.channels();
         if (out.isReadOnly()) {
             throw new IllegalArgumentException("out is read-only");
@@ -66,17 +74,27 @@ final class NativeContext implements ImageCodec.Context {
         }
         ImageFormat format = formatOf(bytes);
         MemorySegment data = offHeap(bytes);
-        MemorySegment target = out.asSlice(0, needed);
         if (format == ImageFormat.PNG) {
-            png.decode(data, colorSpace, window, target);
-            return;
+            png.decode(data, colorSpace, window, out.asSlice(0, needed));
+            return new ImageSize(window.width(), window.height());
         }
+        // The window in the scaled image: its edges divided by the scale, the far ones rounded up.
+        int x = window.x() / scale;
+        int y = window.y() / scale;
+        int width = ceilDiv(window.x() + window.width(), scale) - x;
+        int height = ceilDiv(window.y() + window.height(), scale) - y;
+        needed = (long) width * height * colorSpace.channels();
+        MemorySegment target = out.asSlice(0, needed);
         MemorySegment written = target.isNative() ? target : pixels.ensure(needed);
-        check(jpeg.decode(decompressor, data, color(colorSpace), window.x(), window.y(), window.width(),
-                window.height(), written));
+        check(jpeg.decode(decompressor, data, color(colorSpace), scale, x, y, width, height, written));
         if (written != target) {
             MemorySegment.copy(written, 0, target, 0, needed);
         }
+        return new ImageSize(width, height);
+    }
+
+    private static int ceilDiv(int a, int b) {
+        return (int) (((long) a + b - 1) / b);
     }
 
     private ImageFormat formatOf(MemorySegment bytes) {

@@ -257,6 +257,66 @@ class NativeCodecTest {
         }
     }
 
+    static Stream<Object[]> filesAndScales() {
+        return DECODABLE.stream().flatMap(f -> Stream.of(2, 4, 8).map(scale -> new Object[] {f.name(), scale}));
+    }
+
+    /**
+     * Scaled down by libjpeg's IDCT, a JPEG is its sides divided by the scale and rounded up; each
+     * window is the same pixels as that window of the whole scaled image; and the scaled image is
+     * the full one shrunk (each pixel within a few levels, on average, of the mean of the block
+     * of full-size pixels it stands for). A PNG decodes at full size.
+     */
+    @ParameterizedTest(name = "{0} 1/{1}")
+    @MethodSource("filesAndScales")
+    void scaledWindowsAreWindowsOfTheWholeScaledImage(String name, int scale) throws IOException {
+        MemorySegment bytes = map(name);
+        ImageInfo info = context.header(bytes);
+        CropWindow all = CropWindow.whole(info.width(), info.height());
+        MemorySegment out = arena.allocate((long) info.width() * info.height() * 3);
+        ImageSize size = context.decode(bytes, ColorSpace.RGB, all, scale, out);
+        if (info.format() == ImageFormat.PNG) {
+            assertEquals(new ImageSize(info.width(), info.height()), size);
+            assertArrayEquals(whole(bytes, ColorSpace.RGB), out.toArray(ValueLayout.JAVA_BYTE));
+            return;
+        }
+        assertEquals(new ImageSize(Math.ceilDiv(info.width(), scale), Math.ceilDiv(info.height(), scale)), size);
+        byte[] scaled = out.asSlice(0, (long) size.width() * size.height() * 3).toArray(ValueLayout.JAVA_BYTE);
+        Random random = new Random(SEED);
+        for (int i = 0; i < 60; i++) {
+            int x = random.nextInt(info.width());
+            int y = random.nextInt(info.height());
+            CropWindow window = new CropWindow(x, y, 1 + random.nextInt(info.width() - x), 1 + random.nextInt(info.height() - y));
+            MemorySegment part = arena.allocate((long) window.width() * window.height() * 3);
+            ImageSize partSize = context.decode(bytes, ColorSpace.RGB, window, scale, part);
+            CropWindow inScaled = new CropWindow(x / scale, y / scale, partSize.width(), partSize.height());
+            assertEquals(Math.ceilDiv(x + window.width(), scale), inScaled.x() + inScaled.width(), window::toString);
+            assertEquals(Math.ceilDiv(y + window.height(), scale), inScaled.y() + inScaled.height(), window::toString);
+            assertArrayEquals(TestPixels.cut(scaled, size.width(), 3, inScaled),
+                    part.asSlice(0, (long) partSize.width() * partSize.height() * 3).toArray(ValueLayout.JAVA_BYTE),
+                    name + " 1/" + scale + " " + window + " (seed " + SEED + ")");
+        }
+        byte[] full = whole(bytes, ColorSpace.RGB);
+        double difference = 0;
+        int counted = 0;
+        for (int sy = 0; sy < info.height() / scale; sy++) {
+            for (int sx = 0; sx < info.width() / scale; sx++) {
+                for (int c = 0; c < 3; c++) {
+                    int sum = 0;
+                    for (int dy = 0; dy < scale; dy++) {
+                        for (int dx = 0; dx < scale; dx++) {
+                            sum += full[((sy * scale + dy) * info.width() + sx * scale + dx) * 3 + c] & 0xFF;
+                        }
+                    }
+                    difference += Math.abs((double) sum / (scale * scale) - (scaled[(sy * size.width() + sx) * 3 + c] & 0xFF));
+                    counted++;
+                }
+            }
+        }
+        double mean = difference / counted;
+        assertTrue(mean < 3, () -> name + " 1/" + scale + ": mean difference from the full image's block means " + mean);
+    }
+
     /**
      * A progressive JPEG that ends after its first scans, as a cut-short download can: libjpeg
      * smooths the blocks whose coefficients are missing with the DC values of two blocks either

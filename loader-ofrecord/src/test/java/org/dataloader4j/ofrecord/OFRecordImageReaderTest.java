@@ -216,6 +216,70 @@ class OFRecordImageReaderTest {
         }
     }
 
+    /**
+     * With DCT scaling, the native codec decodes large JPEGs at a fraction of their size before
+     * resizing: rows close to, but not the same as, those of the full-size decode. ImageIO, which
+     * cannot, gives the same rows either way.
+     */
+    @Test
+    void dctScalingShrinksLargeJpegsOnTheNativeCodecOnly() throws IOException {
+        Random random = new Random(5);
+        List<byte[]> payloads = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            BufferedImage image = new BufferedImage(400 + random.nextInt(80), 300 + random.nextInt(60), BufferedImage.TYPE_INT_RGB);
+            double phase = random.nextDouble() * 6;
+            for (int y = 0; y < image.getHeight(); y++) {
+                for (int x = 0; x < image.getWidth(); x++) {
+                    int r = (int) (127.5 + 127.5 * Math.sin(x / 37.0 + phase));
+                    int g = y * 255 / image.getHeight();
+                    int b = (int) (127.5 + 127.5 * Math.cos((x + y) / 53.0));
+                    image.setRGB(x, y, r << 16 | g << 8 | b);
+                }
+            }
+            ByteArrayOutputStream jpeg = new ByteArrayOutputStream();
+            ImageIO.write(image, "jpg", jpeg);
+            payloads.add(Features.record(Map.of("image", Features.bytesFeature(jpeg.toByteArray()),
+                    "label", Features.int64Feature(i))).toByteArray());
+        }
+        Path file = dir.resolve("large");
+        Files.write(file, CorruptFiles.frame(payloads, Framing.OFRECORD));
+        // The shorter side, 300-359, resized to 40: a quarter of it is still 40 or more.
+        ImageTransform eval = ImageTransform.of("image").size(32, 32).resizeShorter(40);
+        for (ImageCodec codec : codecs()) {
+            float[] full = rows(reader(file, codec).imageTransform(eval).build());
+            float[] scaled = rows(reader(file, codec).imageTransform(eval.dctScaling(true)).build());
+            if (codec.name().equals("imageio")) {
+                assertArrayEquals(full, scaled);
+                continue;
+            }
+            double difference = 0;
+            for (int i = 0; i < full.length; i++) {
+                difference += Math.abs(full[i] - scaled[i]);
+            }
+            // In pixel levels, given ImageNet's std of about 57.
+            double levels = difference / full.length * 57;
+            assertTrue(levels > 0 && levels < 3, () -> "mean difference " + levels + " levels");
+        }
+    }
+
+    /** Every value of the "image" output of every batch of {@code reader}, which it closes. */
+    private static float[] rows(DataReader reader) {
+        try (reader) {
+            List<Float> values = new ArrayList<>();
+            for (Batch b : reader) {
+                Tensor t = b.tensor("image");
+                for (long i = 0; i < t.shape().elementCount(); i++) {
+                    values.add(t.getFloat(i));
+                }
+            }
+            float[] out = new float[values.size()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = values.get(i);
+            }
+            return out;
+        }
+    }
+
     @Test
     void theEvaluationPathIsResizeThenCentreCropThenNormalize() throws IOException {
         Path file = file();

@@ -50,7 +50,7 @@ public final class JpegShim {
         header = NativeLibraries.bind(linker, shim, "d4j_jpeg_header",
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
         decode = NativeLibraries.bind(linker, shim, "d4j_jpeg_decode", FunctionDescriptor.of(JAVA_INT,
-                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
+                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG));
     }
 
     /**
@@ -101,14 +101,17 @@ public final class JpegShim {
     }
 
     /**
-     * Decodes the window {@code (x, y, width, height)} of the JPEG in {@code data} into
-     * {@code out} as {@code color} ({@link #GRAY}, {@link #RGB} or {@link #BGR}), rows without
-     * padding; a result code. The shim writes no more than {@code out.byteSize()} bytes.
+     * Decodes the window {@code (x, y, width, height)} of the JPEG in {@code data}, scaled down
+     * by {@code scale} (1, 2, 4 or 8; the window is in the scaled image, whose sides are the
+     * image's divided by {@code scale}, rounded up), into {@code out} as {@code color}
+     * ({@link #GRAY}, {@link #RGB} or {@link #BGR}), rows without padding; a result code. The shim
+     * writes no more than {@code out.byteSize()} bytes.
      */
-    public int decode(MemorySegment ctx, MemorySegment data, int color, int x, int y, int width, int height,
+    public int decode(MemorySegment ctx, MemorySegment data, int color, int scale, int x, int y, int width, int height,
             MemorySegment out) {
         try {
-            return (int) decode.invokeExact(ctx, data, data.byteSize(), color, x, y, width, height, out, out.byteSize());
+            return (int) decode.invokeExact(ctx, data, data.byteSize(), color, scale, x, y, width, height, out,
+                    out.byteSize());
         } catch (Throwable t) {
             throw NativeLibraries.unexpected(t);
         }
