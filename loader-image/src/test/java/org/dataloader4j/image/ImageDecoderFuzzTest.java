@@ -124,6 +124,7 @@ class ImageDecoderFuzzTest {
                         what + ": the window " + window + " is not those pixels of the whole image");
             }
         }
+        scaled(context, id, image, window, 1 << (place[3] & 3), arena, codec.name() + " " + info);
         assertTrue(pixels.isEmpty() || pixels.size() == ColorSpace.values().length,
                 codec.name() + " " + info + ": decodes in " + pixels.keySet() + " only");
         if (!pixels.isEmpty()) {
@@ -151,6 +152,29 @@ class ImageDecoderFuzzTest {
             assertEquals(POISON, guard.get(ValueLayout.JAVA_BYTE, i), what + ": wrote byte " + (bytes + i) + " past the window");
         }
         return out.asSlice(0, bytes).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** A scaled decode of {@code window}: refused with an ImageException or written within its size, nothing past it. */
+    private static void scaled(ImageCodec.Context context, int id, MemorySegment image, CropWindow window, int scale,
+            Arena arena, String what) {
+        long bytes = (long) window.width() * window.height() * 3;
+        MemorySegment out = arena.allocate(bytes + GUARD).fill(POISON);
+        ImageSize size;
+        try {
+            size = context.decode(image, ColorSpace.RGB, window, scale, out);
+        } catch (ImageException e) {
+            explore(e, id);
+            return;
+        } catch (RuntimeException e) {
+            throw new AssertionError(what + " 1/" + scale + ": not an ImageException", e);
+        }
+        assertTrue(size.width() <= window.width() && size.height() <= window.height(),
+                what + " 1/" + scale + ": " + size + " is larger than the window " + window);
+        long written = (long) size.width() * size.height() * 3;
+        for (long i = written; i < bytes + GUARD; i++) {
+            assertEquals(POISON, out.get(ValueLayout.JAVA_BYTE, i), what + " 1/" + scale + ": wrote byte " + i + " past "
+                    + size);
+        }
     }
 
     /**
