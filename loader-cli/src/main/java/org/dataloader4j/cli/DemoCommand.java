@@ -13,6 +13,7 @@ import org.dataloader4j.cli.internal.ExitCodes;
 import org.dataloader4j.cli.internal.Progress;
 import org.dataloader4j.cli.internal.Units;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.samples.Digits;
 import org.dataloader4j.samples.LinearRegression;
 import org.dataloader4j.samples.SoftmaxRegression;
 import picocli.CommandLine.Command;
@@ -20,17 +21,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code loader demo}: trains the softmax-regression sample on an MNIST-like OFRecord dataset
- * kept in a cache folder, behind a progress bar, then prints the test accuracy, the loader's
- * throughput and how long the training loop waited for input. {@code --mini} runs the
- * linear-regression sample instead.
+ * {@code loader demo}: trains the softmax-regression sample on real handwritten digits (the
+ * {@link Digits} part files, copied into a cache folder), behind a progress bar, then prints the
+ * accuracy on the held-out fifth, the loader's throughput and how long the training loop waited
+ * for input. {@code --mini} runs the linear-regression sample instead.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Train a softmax classifier on an MNIST-like OFRecord dataset (" + DemoData.RECORDS
-                + " records of 784 float32 pixels and an int64 label, in " + DemoData.PARTS + " part files; the last held out "
-                + "for testing), written once into a cache folder and reused. Prints a line per epoch, then the test "
-                + "accuracy, the loader's throughput and how long the training loop waited for input.",
-            "The cache is --cache DIR, else $XDG_CACHE_HOME/dataloader4j/demo, else ~/.cache/dataloader4j/demo.",
+        description = {"Train a softmax classifier on real handwritten digits: the UCI \"Optical Recognition of "
+                + "Handwritten Digits\" test set (E. Alpaydin, C. Kaynak, CC BY 4.0), " + Digits.RECORDS + " images of 8x8 "
+                + "pixels, shipped as " + Digits.PARTS + " OFRecord part files; the last, a fifth of the images, is held out "
+                + "for testing. Prints a line per epoch, then the test accuracy, the loader's throughput and how long the "
+                + "training loop waited for input.",
+            "The part files are copied into --cache DIR, else $XDG_CACHE_HOME/dataloader4j/demo, else "
+                + "~/.cache/dataloader4j/demo, under digits/.",
             "--mini fits a line y = w*x + b to a generated mini (CSV) dataset instead and prints 'fitted w=... b=...'."},
         footer = {"%nExamples:%n  loader demo%n  loader demo --epochs 2 --cache /tmp/demo%n  loader demo --mini", ExitCodes.HELP})
 final class DemoCommand implements Callable<Integer> {
@@ -43,7 +46,8 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--cache", paramLabel = "DIR", description = "where to keep the demo's data")
     private Path cache;
 
-    @Option(names = "--epochs", paramLabel = "E", description = "passes over the training data (default: 5; --mini: 20)")
+    @Option(names = "--epochs", paramLabel = "E",
+            description = "passes over the training data (default: " + SoftmaxRegression.EPOCHS + "; --mini: 20)")
     private Integer epochs;
 
     @Override
@@ -67,21 +71,15 @@ final class DemoCommand implements Callable<Integer> {
 
     private int softmax(Path cacheDir) throws IOException {
         PrintWriter out = loader.terminal().out();
-        int passes = epochs == null ? 5 : epochs;
-        boolean[] written = {false};
-        long writeStart = System.nanoTime();
-        Path dir;
-        try (Progress progress = loader.terminal().progress("writing the demo dataset", 0)) {
-            progress.update(0, cacheDir.toString());
-            dir = DemoData.ensure(cacheDir, written);
-        }
-        out.println((written[0] ? "wrote the demo dataset in " + Units.seconds(System.nanoTime() - writeStart) + ": "
-                : "using the cached demo dataset: ") + dir);
-        List<Path> train = DemoData.trainFiles(dir);
-        long perEpoch = (long) DemoData.RECORDS * (DemoData.PARTS - 1) / DemoData.PARTS;
+        int passes = epochs == null ? SoftmaxRegression.EPOCHS : epochs;
+        List<Path> files = Digits.copyTo(cacheDir.resolve("digits"));
+        List<Path> train = Digits.train(files);
+        out.printf("handwritten digits (UCI, CC BY 4.0): %,d images of 8x8 pixels, training on the %d parts in %s, "
+                + "testing on %s%n", Digits.RECORDS, train.size(), files.getFirst().getParent(), files.getLast().getFileName());
+        long perEpoch = Digits.RECORDS - Digits.TEST_RECORDS;
         SoftmaxRegression.Model model = new SoftmaxRegression.Model();
         Training t = new Training();
-        try (DataReader reader = SoftmaxRegression.reader(train, passes, DemoData.SEED);
+        try (DataReader reader = SoftmaxRegression.reader(train, passes, SoftmaxRegression.SEED);
              Progress progress = loader.terminal().progress("train", perEpoch)) {
             long start = System.nanoTime();
             long epochStart = start;
@@ -107,8 +105,8 @@ final class DemoCommand implements Callable<Integer> {
             }
             t.loopNanos = System.nanoTime() - start;
         }
-        double accuracy = testAccuracy(model, DemoData.testFile(dir));
-        out.printf(Locale.ROOT, "test accuracy %.4f on %d held-out records%n", accuracy, DemoData.RECORDS / DemoData.PARTS);
+        SoftmaxRegression.Accuracy test = SoftmaxRegression.testAccuracy(model, Digits.test(files));
+        out.printf(Locale.ROOT, "test accuracy %.4f on %d held-out images%n", test.fraction(), test.samples());
         long bytes = 0;
         for (Path f : train) {
             bytes += Files.size(f);
@@ -118,22 +116,6 @@ final class DemoCommand implements Callable<Integer> {
         out.printf("input wait: the training loop waited %s for batches, %s of its time%n", Units.seconds(t.wait),
                 Units.percent(t.wait, t.loopNanos));
         return ExitCodes.OK;
-    }
-
-    private static double testAccuracy(SoftmaxRegression.Model model, Path test) {
-        long right = 0;
-        long samples = 0;
-        try (DataReader reader = SoftmaxRegression.reader(List.of(test), 1, DemoData.SEED)) {
-            for (Batch batch : reader) {
-                float[] images = batch.tensor("images").toFloatArray();
-                long[] labels = batch.tensor("labels").toLongArray();
-                for (int i = 0; i < labels.length; i++) {
-                    right += model.predict(images, i) == labels[i] ? 1 : 0;
-                }
-                samples += labels.length;
-            }
-        }
-        return (double) right / samples;
     }
 
     /** The training loop's running totals. */

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.dataloader4j.image.ImageCodecs;
-import org.dataloader4j.samples.SoftmaxRegression;
+import org.dataloader4j.samples.MnistLike;
 import org.dataloader4j.testkit.SharedTestData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,7 +31,7 @@ class BenchCommandTest {
     @Test
     @Timeout(60)
     void readsEveryRecordOfEveryEpochThroughTheFullPipeline() throws IOException {
-        SoftmaxRegression.writeData(dir, 1000, 3, 5);
+        MnistLike.writeData(dir, 1000, 3, 5);
         Cli.Result r = Cli.run("bench", dir.toString(), "--format", "ofrecord", "--feature", "images:float32:784",
                 "--feature", "labels:int64:1", "--batch", "64", "--threads", "2", "--epochs", "3");
         assertEquals(0, r.code(), r::toString);
@@ -57,7 +57,7 @@ class BenchCommandTest {
     @Test
     @Timeout(60)
     void skipsACorruptRecordWhenAskedAndFailsOnItWhenNot() throws IOException {
-        SoftmaxRegression.writeData(dir, 500, 1, 5);
+        MnistLike.writeData(dir, 500, 1, 5);
         // A well-framed record whose payload starts with an invalid wire type.
         byte[] garbage = {3, 0, 0, 0, 0, 0, 0, 0, 0x0F, 1, 2};
         Files.write(dir.resolve("part-00000"), garbage, StandardOpenOption.APPEND);
@@ -78,7 +78,7 @@ class BenchCommandTest {
     @Test
     @Timeout(60)
     void aFeatureThatDoesNotFitIsOneLineAndExitsOne() throws IOException {
-        SoftmaxRegression.writeData(dir, 10, 1, 5);
+        MnistLike.writeData(dir, 10, 1, 5);
         Cli.Result r = Cli.run("bench", dir.toString(), "--feature", "images:float32:10", "--feature", "labels:int64:1");
         assertEquals(1, r.code(), r::toString);
         List<String> err = r.err().lines().toList();

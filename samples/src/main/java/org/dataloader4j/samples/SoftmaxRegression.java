@@ -3,28 +3,24 @@ package org.dataloader4j.samples;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Random;
+import java.util.stream.Stream;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.reader.DataReader;
-import org.dataloader4j.format.Features;
-import org.dataloader4j.format.PartWriter;
 import org.dataloader4j.ofrecord.OFRecordRawDecoder;
 import org.dataloader4j.ofrecord.OFRecordReader;
 
 /**
- * Trains a softmax classifier on an MNIST-like OFRecord dataset: the OFRecord example.
+ * Trains a softmax classifier on real handwritten digits: the OFRecord example.
  *
- * <p>{@link #main} writes {@value #RECORDS} records of 784 float32 {@code images} and an int64
- * {@code labels} into {@value #PARTS} part files ({@code part-00000} …), each image a noisy copy
- * of its class's prototype, then trains {@code softmax(W·x + b)} by SGD on batches from an
- * {@link OFRecordReader}, printing one line per epoch:
- * {@code epoch=<e> loss=<mean cross-entropy> accuracy=<fraction of the epoch's samples right>}.
+ * <p>{@link #main} copies the {@link Digits} part files into a folder, trains
+ * {@code softmax(W·x + b)} by SGD on batches of the four training parts from an
+ * {@link OFRecordReader}, printing one line per epoch,
+ * {@code epoch=<e> loss=<mean cross-entropy> accuracy=<fraction of the epoch's samples right>},
+ * then the accuracy on the held-out fifth: {@code test accuracy=<fraction> on <n> images}.
  *
  * <pre>
  * java -cp ... org.dataloader4j.samples.SoftmaxRegression [dataDir]
@@ -34,19 +30,14 @@ import org.dataloader4j.ofrecord.OFRecordReader;
  * and its report stay beside the reader that feeds them.
  */
 public final class SoftmaxRegression {
-    /** Pixels per image, as in MNIST. */
-    public static final int PIXELS = 784;
-    /** Classes, as in MNIST. */
-    public static final int CLASSES = 10;
-    /** Records written by {@link #main}. */
-    static final int RECORDS = 6000;
-    /** Part files written by {@link #main}. */
-    static final int PARTS = 4;
-    /** Passes over the data in {@link #main}. */
-    static final int EPOCHS = 5;
-    private static final int BATCH_SIZE = 64;
-    private static final double LEARNING_RATE = 0.05;
-    private static final long SEED = 7;
+    /** Passes over the training data. */
+    public static final int EPOCHS = 30;
+    /** The seed of the reader's shuffle. */
+    public static final long SEED = 7;
+    private static final int PIXELS = Digits.PIXELS;
+    private static final int CLASSES = Digits.CLASSES;
+    private static final int BATCH_SIZE = 32;
+    private static final double LEARNING_RATE = 0.5;
 
     private SoftmaxRegression() {
     }
@@ -62,52 +53,29 @@ public final class SoftmaxRegression {
     }
 
     /**
-     * Writes the data, trains, and prints one line per epoch.
+     * Trains on the digits and prints one line per epoch, then the test accuracy.
      *
      * @param args an optional folder for the data, kept afterwards
      * @throws IOException if the data cannot be written
      */
     public static void main(String[] args) throws IOException {
         Path dir = args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("softmax-regression");
+        List<Path> files = Digits.copyTo(dir);
         try {
-            writeData(dir, RECORDS, PARTS, SEED);
-            train(dir, PARTS, EPOCHS, SEED, e -> System.out.printf(Locale.ROOT, "epoch=%d loss=%.4f accuracy=%.4f%n",
-                    e.epoch(), e.loss(), e.accuracy()));
+            Model model = new Model();
+            train(model, Digits.train(files), EPOCHS, SEED, e -> System.out.printf(Locale.ROOT,
+                    "epoch=%d loss=%.4f accuracy=%.4f%n", e.epoch(), e.loss(), e.accuracy()));
+            Accuracy test = testAccuracy(model, Digits.test(files));
+            System.out.printf(Locale.ROOT, "test accuracy=%.4f on %d images%n", test.fraction(), test.samples());
         } finally {
             if (args.length == 0) {
-                try (var files = Files.list(dir)) {
-                    for (Path f : files.toList()) {
+                // The part files and the record indexes the reader wrote beside them.
+                try (Stream<Path> left = Files.list(dir)) {
+                    for (Path f : left.toList()) {
                         Files.delete(f);
                     }
                 }
                 Files.delete(dir);
-            }
-        }
-    }
-
-    /**
-     * Writes {@code records} records over {@code parts} part files in {@code dir}: label
-     * {@code c} uniform over the classes, image = class {@code c}'s random prototype plus
-     * Gaussian noise, clipped to [0, 1].
-     */
-    public static void writeData(Path dir, int records, int parts, long seed) throws IOException {
-        Random random = new Random(seed);
-        float[][] prototypes = new float[CLASSES][PIXELS];
-        for (float[] p : prototypes) {
-            for (int i = 0; i < PIXELS; i++) {
-                p[i] = random.nextFloat() < 0.3f ? 1f : 0f;
-            }
-        }
-        try (PartWriter out = PartWriter.create(dir, parts)) {
-            float[] image = new float[PIXELS];
-            for (int r = 0; r < records; r++) {
-                int label = random.nextInt(CLASSES);
-                for (int i = 0; i < PIXELS; i++) {
-                    image[i] = (float) Math.min(1, Math.max(0, prototypes[label][i] + 0.5 * random.nextGaussian()));
-                }
-                out.write(Features.record(Map.of(
-                        "images", Features.floatFeature(image),
-                        "labels", Features.int64Feature(label))));
             }
         }
     }
@@ -119,43 +87,67 @@ public final class SoftmaxRegression {
         void epochDone(Epoch e);
     }
 
-    /** Trains on the {@code parts} part files in {@code dir} and returns every epoch's result. */
-    public static List<Epoch> train(Path dir, int parts, int epochs, long seed, EpochListener listener) {
-        Model model = new Model();
-        List<Epoch> results = new ArrayList<>();
+    /** Trains {@code model} on {@code files} for {@code epochs} epochs, telling {@code listener} each epoch's result. */
+    public static void train(Model model, List<Path> files, int epochs, long seed, EpochListener listener) {
         Stats stats = new Stats();
-        try (DataReader reader = reader(OFRecordReader.builder().dataDir(dir).dataPartNum(parts)
-                .partNamePrefix(PartWriter.PREFIX).partNameSuffixLength(PartWriter.SUFFIX_LENGTH), epochs, seed)) {
+        try (DataReader reader = reader(files, epochs, seed)) {
             for (Batch batch : reader) {
                 if (batch.epoch() != stats.epoch) {
-                    results.add(stats.finish(listener));
+                    stats.finish(listener);
                     stats = new Stats();
                     stats.epoch = batch.epoch();
                 }
-                Step s = model.step(batch.tensor("images").toFloatArray(), batch.tensor("labels").toLongArray());
-                stats.add(s);
+                stats.add(model.step(batch.tensor("images").toFloatArray(), batch.tensor("labels").toLongArray()));
             }
         }
-        results.add(stats.finish(listener));
-        return results;
+        stats.finish(listener);
     }
 
     /**
-     * The reader {@link #train} uses: batches of {@code images} (784 float32) and {@code labels}
-     * (one int64) from the OFRecord {@code files}, shuffled with {@code seed}, for
-     * {@code epochs} epochs. The caller closes it.
+     * The reader {@link #train} uses: batches of {@code images} (64 float32) and {@code labels}
+     * (one int64) from the OFRecord {@code files}, shuffled with {@code seed} and again after
+     * each epoch, for {@code epochs} epochs. The caller closes it.
      */
     public static DataReader reader(List<Path> files, int epochs, long seed) {
-        return reader(OFRecordReader.builder().files(files), epochs, seed);
-    }
-
-    private static DataReader reader(OFRecordReader.Builder files, int epochs, long seed) {
-        return files
+        return OFRecordReader.builder().files(files)
                 .batchSize(BATCH_SIZE).randomShuffle(true).shuffleBufferSize(1024).seed(seed)
                 .epochs(epochs).shuffleAfterEpoch(true)
                 .decoder(OFRecordRawDecoder.of("images", Shape.of(PIXELS), DataType.FLOAT32))
                 .decoder(OFRecordRawDecoder.of("labels", Shape.of(1), DataType.INT64))
                 .build();
+    }
+
+    /**
+     * The part of a test set a model classifies right.
+     *
+     * @param right   the images classified right
+     * @param samples the images
+     */
+    public record Accuracy(long right, long samples) {
+        /** {@code right / samples}. */
+        public double fraction() {
+            return (double) right / samples;
+        }
+    }
+
+    /** The accuracy of {@code model} on the images of {@code test}, read once, in order. */
+    public static Accuracy testAccuracy(Model model, Path test) {
+        long right = 0;
+        long samples = 0;
+        try (DataReader reader = OFRecordReader.builder().files(List.of(test)).batchSize(BATCH_SIZE)
+                .decoder(OFRecordRawDecoder.of("images", Shape.of(PIXELS), DataType.FLOAT32))
+                .decoder(OFRecordRawDecoder.of("labels", Shape.of(1), DataType.INT64))
+                .build()) {
+            for (Batch batch : reader) {
+                float[] images = batch.tensor("images").toFloatArray();
+                long[] labels = batch.tensor("labels").toLongArray();
+                for (int i = 0; i < labels.length; i++) {
+                    right += model.predict(images, i) == labels[i] ? 1 : 0;
+                }
+                samples += labels.length;
+            }
+        }
+        return new Accuracy(right, samples);
     }
 
     /**
@@ -169,8 +161,9 @@ public final class SoftmaxRegression {
     }
 
     /**
-     * {@code softmax(W·x + b)} over {@value #PIXELS} pixels and {@value #CLASSES} classes,
-     * starting from zero weights and trained by plain SGD. Not thread-safe.
+     * {@code softmax(W·x + b)} over the {@value Digits#PIXELS} pixels of a digit and its
+     * {@value Digits#CLASSES} classes, starting from zero weights and trained by plain SGD.
+     * Not thread-safe.
      */
     public static final class Model {
         private final double[][] w = new double[CLASSES][PIXELS];
@@ -183,7 +176,7 @@ public final class SoftmaxRegression {
 
         /**
          * One SGD step of softmax cross-entropy on a batch: {@code images} holds
-         * {@code labels.length} rows of {@value #PIXELS} pixels.
+         * {@code labels.length} rows of {@value Digits#PIXELS} pixels.
          */
         public Step step(float[] images, long[] labels) {
             int n = labels.length;
@@ -262,10 +255,8 @@ public final class SoftmaxRegression {
             samples += step.samples();
         }
 
-        Epoch finish(EpochListener listener) {
-            Epoch e = new Epoch(epoch, loss / samples, (double) right / samples);
-            listener.epochDone(e);
-            return e;
+        void finish(EpochListener listener) {
+            listener.epochDone(new Epoch(epoch, loss / samples, (double) right / samples));
         }
     }
 }

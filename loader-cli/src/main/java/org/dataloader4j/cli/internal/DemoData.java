@@ -12,12 +12,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.dataloader4j.format.PartWriter;
-import org.dataloader4j.samples.SoftmaxRegression;
+import org.dataloader4j.samples.MnistLike;
 
 /**
- * The demo's dataset in its cache folder: MNIST-like OFRecord part files written once by
- * {@link SoftmaxRegression#writeData} and reused by every later run. The last part is held out
- * for testing; the others are for training.
+ * The cache folder of {@code loader demo} and {@code loader soak}, and the synthetic dataset
+ * {@code soak} streams there: MNIST-like OFRecord part files written once by
+ * {@link MnistLike#writeData} and reused by every later run. Its training files are all the parts
+ * but the last. (The demo trains on real digits, which it copies into the same folder.)
  *
  * <p>The folder is complete when the marker file beside it ({@code mnist-like}{@value #MARKER})
  * names the same settings. The folder is written as a temporary folder, renamed into place, and
@@ -67,7 +68,7 @@ public final class DemoData {
         Files.deleteIfExists(marker);
         Path temp = Files.createTempDirectory(cacheDir, "mnist-like.tmp");
         try {
-            SoftmaxRegression.writeData(temp, RECORDS, PARTS, SEED);
+            MnistLike.writeData(temp, RECORDS, PARTS, SEED);
             deleteTree(dir);
             try {
                 Files.move(temp, dir, StandardCopyOption.ATOMIC_MOVE);
