@@ -18,7 +18,7 @@ import org.dataloader4j.core.reader.DataReader;
  * A DJL {@link Dataset} over a {@link DataReader}: each {@link #getData(NDManager)} iterates over
  * one epoch of the reader's batches as DJL {@link Batch}es, for {@code EasyTrain.fit} or a loop
  * of its own. The outputs named as {@code data} and {@code labels} become the batch's two
- * {@link NDList}s, in that order, each an {@link NDArray} of the tensor's shape and type.
+ * {@link NDList}s, in that order, each an {@link ai.djl.ndarray.NDArray} of the tensor's shape and type.
  *
  * <p><b>No copy where the engine can take the memory.</b> Each NDArray is made by
  * {@link NDArrays#of} from a direct {@link ByteBuffer} over the tensor's off-heap memory. DJL's PyTorch engine wraps such a buffer on the CPU without
