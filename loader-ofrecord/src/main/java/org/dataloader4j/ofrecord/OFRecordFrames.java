@@ -41,12 +41,21 @@ final class OFRecordFrames implements FrameReader {
 
     @Override
     public int payloadLength(MemorySegment file, long offset, String name, long record) {
-        long size = file.byteSize();
+        return check(file, offset, offset, file.byteSize(), name, record);
+    }
+
+    @Override
+    public int payloadLength(MemorySegment frame, long offset, long fileSize, String name, long record) {
+        return check(frame, 0, offset, fileSize, name, record);
+    }
+
+    /** The checks of the frame at {@code offset} of a file of {@code size} bytes, whose bytes from there are at {@code at} of {@code bytes}. */
+    private static int check(MemorySegment bytes, long at, long offset, long size, String name, long record) {
         long remaining = size - offset;
         if (remaining < HEADER) {
             throw FrameErrors.unchecked(CorruptRecordException.truncatedHeader(FRAMING, name, record, offset, remaining));
         }
-        long length = file.get(LENGTH, offset);
+        long length = bytes.get(LENGTH, at);
         if (length <= 0) {
             throw FrameErrors.unchecked(CorruptRecordException.nonPositiveLength(name, record, offset, length));
         }

@@ -59,8 +59,18 @@ final class TFRecordFrames implements FrameReader {
 
     @Override
     public int payloadLength(MemorySegment file, long offset, String name, long record) {
-        int length = headerLength(file, offset, name, record);
-        if (!dataIntact(file, offset, length)) {
+        return check(file, offset, offset, file.byteSize(), name, record);
+    }
+
+    @Override
+    public int payloadLength(MemorySegment frame, long offset, long fileSize, String name, long record) {
+        return check(frame, 0, offset, fileSize, name, record);
+    }
+
+    /** Every check of the frame at {@code offset} of a file of {@code size} bytes, whose bytes from there are at {@code at} of {@code bytes}. */
+    private int check(MemorySegment bytes, long at, long offset, long size, String name, long record) {
+        int length = header(bytes, at, offset, size, name, record);
+        if (!dataIntact(bytes, at, length)) {
             throw FrameErrors.unchecked(CorruptRecordException.dataCrcMismatch(name, record, offset));
         }
         return length;
@@ -68,15 +78,18 @@ final class TFRecordFrames implements FrameReader {
 
     @Override
     public int headerLength(MemorySegment file, long offset, String name, long record) {
-        long size = file.byteSize();
+        return header(file, offset, offset, file.byteSize(), name, record);
+    }
+
+    private int header(MemorySegment bytes, long at, long offset, long size, String name, long record) {
         long remaining = size - offset;
         if (remaining < HEADER) {
             throw FrameErrors.unchecked(CorruptRecordException.truncatedHeader(FRAMING, name, record, offset, remaining));
         }
-        if (!lengthIntact(file, offset)) {
+        if (!lengthIntact(bytes, at)) {
             throw FrameErrors.unchecked(CorruptRecordException.lengthCrcMismatch(name, record, offset));
         }
-        long length = file.get(LENGTH, offset);
+        long length = bytes.get(LENGTH, at);
         if (!FRAMING.fits(length, remaining)) {
             throw FrameErrors.unchecked(CorruptRecordException.frameBeyondFile(FRAMING, name, record, offset, length, size));
         }

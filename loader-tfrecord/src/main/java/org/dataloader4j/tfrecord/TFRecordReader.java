@@ -128,7 +128,7 @@ public final class TFRecordReader {
                     hasImages() && features.isEmpty() && featureLists.isEmpty() ? null
                     : sequenceExample ? ExampleParser.forSequenceExample(features, featureLists)
                     : ExampleParser.forExample(features));
-            if (distributesRecords()) {
+            if (distributesRecords() && !readsRemoteFiles()) {
                 for (Path file : openedFiles()) {
                     Compression c = TFRecordDataset.compressionOf(file, compression);
                     if (c != Compression.NONE) {
@@ -138,8 +138,9 @@ public final class TFRecordReader {
                 }
             }
             // Uncompressed files are indexed and read by record number; a compressed one is a stream.
-            boolean mapped = openedFiles().stream()
-                    .allMatch(file -> TFRecordDataset.compressionOf(file, compression) == Compression.NONE);
+            // Remote files are read by record number, as uncompressed, unless a compression is set.
+            boolean mapped = readsRemoteFiles() ? compression == null || compression == Compression.NONE
+                    : openedFiles().stream().allMatch(file -> TFRecordDataset.compressionOf(file, compression) == Compression.NONE);
             return assembleRecords(files -> new TFRecordDataset(files, epochs(), shuffleAfterEpoch(), fileOrderSeed(),
                     compression, verifyCrc, inflateAheadBytes, readerName()), (files, indexDir) -> TFRecordFiles.open(files, 1, verifyCrc, indexDir), parser,
                     mapped ? TFRecordFrames.of(verifyCrc) : null);

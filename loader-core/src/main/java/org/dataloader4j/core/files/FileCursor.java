@@ -24,7 +24,9 @@ import org.dataloader4j.core.dataset.Checks;
  * that mean nothing there. Single-threaded.
  */
 public final class FileCursor {
+    /** The files, or null for a cursor made of names. */
     private final List<Path> files;
+    private final int count;
     private final long epochs;
     private final boolean shuffleAfterEpoch;
     private final List<Integer> naturalOrder;
@@ -44,26 +46,49 @@ public final class FileCursor {
      * @throws IllegalArgumentException if there are no files or {@code epochs} is out of range
      */
     public FileCursor(List<Path> files, long epochs, boolean shuffleAfterEpoch, long seed) {
-        if (files.isEmpty()) {
+        this(List.copyOf(files), files.stream().map(f -> (f.getFileName() == null ? f : f.getFileName()).toString()).toList(),
+                epochs, shuffleAfterEpoch, seed);
+    }
+
+    /**
+     * A cursor at the start of files named {@code fileNames} (each the last segment of its path,
+     * as a state checks them), wherever they are kept: for files that are not local paths. Its
+     * {@link #files()} and {@link #file()} are not known.
+     *
+     * @throws IllegalArgumentException if there are no files or {@code epochs} is out of range
+     */
+    public static FileCursor ofNames(List<String> fileNames, long epochs, boolean shuffleAfterEpoch, long seed) {
+        return new FileCursor(null, List.copyOf(fileNames), epochs, shuffleAfterEpoch, seed);
+    }
+
+    private FileCursor(List<Path> files, List<String> fileNames, long epochs, boolean shuffleAfterEpoch, long seed) {
+        if (fileNames.isEmpty()) {
             throw new IllegalArgumentException("a dataset needs at least one file");
         }
-        this.files = List.copyOf(files);
+        this.files = files;
+        this.count = fileNames.size();
         this.epochs = Checks.epochs(epochs);
         this.shuffleAfterEpoch = shuffleAfterEpoch;
         this.seed = seed;
-        this.naturalOrder = IntStream.range(0, files.size()).boxed().toList();
+        this.naturalOrder = IntStream.range(0, count).boxed().toList();
         this.order = naturalOrder;
         CRC32C names = new CRC32C();
-        for (Path file : this.files) {
-            Path name = file.getFileName();
-            names.update((name == null ? file : name).toString().getBytes(StandardCharsets.UTF_8));
+        for (String name : fileNames) {
+            names.update(name.getBytes(StandardCharsets.UTF_8));
             names.update('/');
         }
-        this.fingerprint = (long) this.files.size() << 32 | names.getValue();
+        this.fingerprint = (long) count << 32 | names.getValue();
     }
 
-    /** The files, in the order given. */
+    /**
+     * The files, in the order given.
+     *
+     * @throws IllegalStateException if the cursor was made {@link #ofNames of names}
+     */
     public List<Path> files() {
+        if (files == null) {
+            throw new IllegalStateException("a cursor over " + count + " files known by name has no paths");
+        }
         return files;
     }
 
@@ -79,7 +104,7 @@ public final class FileCursor {
 
     /** The file being read. */
     public Path file() {
-        return files.get(fileIndex());
+        return files().get(fileIndex());
     }
 
     /** The byte offset of the next record in the current file. */
@@ -118,7 +143,7 @@ public final class FileCursor {
 
     /** The files read before the current one, over every epoch: a number for each visit of a file. */
     public long visit() {
-        return epoch * files.size() + position;
+        return epoch * count + position;
     }
 
     /** Moves past one record of {@code bytes} bytes in the current file. */
@@ -156,7 +181,7 @@ public final class FileCursor {
         fields.put("files", fingerprint);
         fields.put("seed", seed);
         fields.put("epoch", epoch);
-        fields.put("file", (long) (ended ? files.size() : position));
+        fields.put("file", (long) (ended ? count : position));
         fields.put("offset", offset);
         fields.put("record", record);
     }
@@ -169,22 +194,22 @@ public final class FileCursor {
     public void restore(DatasetState state, String kind) {
         state.expect(kind);
         if (state.field("files") != fingerprint) {
-            throw new IllegalArgumentException("the state was taken over other files than these " + files.size()
+            throw new IllegalArgumentException("the state was taken over other files than these " + count
                     + " (another rank's share, another world size or another dataset): " + state);
         }
         long e = state.field("epoch");
         long f = state.field("file");
         long o = state.field("offset");
         long r = state.field("record");
-        if (e < 0 || (epochs != Dataset.FOREVER && e >= epochs) || f < 0 || f > files.size() || o < 0 || r < 0) {
-            throw new IllegalArgumentException("state does not fit " + files.size() + " files and "
+        if (e < 0 || (epochs != Dataset.FOREVER && e >= epochs) || f < 0 || f > count || o < 0 || r < 0) {
+            throw new IllegalArgumentException("state does not fit " + count + " files and "
                     + epochs + " epochs: " + state);
         }
         seed = state.field("seed");
         epoch = e;
         order = FileOrder.forEpoch(naturalOrder, shuffleAfterEpoch, seed, epoch);
-        ended = f == files.size();
-        position = ended ? files.size() - 1 : (int) f;
+        ended = f == count;
+        position = ended ? count - 1 : (int) f;
         offset = o;
         record = r;
     }

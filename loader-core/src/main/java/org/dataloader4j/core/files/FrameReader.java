@@ -43,6 +43,18 @@ public interface FrameReader {
     int payloadLength(MemorySegment file, long offset, String name, long record);
 
     /**
+     * {@link #payloadLength(MemorySegment, long, String, long)} for a frame fetched from a file
+     * that is not mapped (a remote file): {@code frame} holds the file's bytes from byte
+     * {@code offset} on, the whole frame or up to the file's end, and the file is
+     * {@code fileSize} bytes long. The checks and the errors are those of the mapped file,
+     * naming {@code offset}.
+     *
+     * @throws CorruptDataException naming file, record and offset if the frame is damaged
+     * @throws IndexOutOfBoundsException if {@code frame} holds less than the checks read
+     */
+    int payloadLength(MemorySegment frame, long offset, long fileSize, String name, long record);
+
+    /**
      * The checks of {@link #payloadLength} that read only the frame's header (the length and,
      * where the format has one, the length's CRC), and the payload's length they give. An index
      * scan runs these, reading a line or two per record; the parse threads then run every check

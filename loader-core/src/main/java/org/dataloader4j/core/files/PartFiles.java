@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.dataloader4j.core.dataset.Checks;
+import org.dataloader4j.format.store.Locations;
 
 /**
  * The files of a dataset: named as OneFlow names part files, or listed explicitly. Every file
@@ -48,8 +49,7 @@ public final class PartFiles {
 
     /** The name of part {@code index}: {@code prefix} and the index, zero-padded to {@code suffixLength}. */
     public static String partName(String prefix, int suffixLength, int index) {
-        String num = Integer.toString(index);
-        return prefix + "0".repeat(Math.max(suffixLength - num.length(), 0)) + num;
+        return Locations.partName(prefix, suffixLength, index);
     }
 
     /**

@@ -22,6 +22,8 @@ import org.dataloader4j.core.dataset.RecordView;
  */
 public final class RecordBatch extends AbstractList<RecordSlice> implements RecordRows, RandomAccess, ByteSized {
     private final RecordFiles files;
+    /** The fetching of the rows' records where the files are remote, else null. */
+    private final FetchedRecords fetch;
     private long[] numbers;
     private int size;
     private long bytes;
@@ -39,6 +41,7 @@ public final class RecordBatch extends AbstractList<RecordSlice> implements Reco
      */
     public RecordBatch(RecordFiles files, int capacity, boolean replacesCorrupt) {
         this.files = files;
+        this.fetch = files.remote() ? files.newFetch() : null;
         this.numbers = new long[Math.max(1, capacity)];
         if (replacesCorrupt) {
             this.skipped = new CorruptDataException[numbers.length];
@@ -62,6 +65,16 @@ public final class RecordBatch extends AbstractList<RecordSlice> implements Reco
         }
         numbers[size++] = number;
         bytes += files.length(number);
+    }
+
+    /**
+     * Starts fetching the rows' records, where the files are remote ({@link FetchedRecords}): the
+     * load thread calls it once the batch is filled, before handing it on. Nothing for local files.
+     */
+    public void fetch() {
+        if (fetch != null && size > 0) {
+            fetch.start(numbers, size);
+        }
     }
 
     /** Keeps the first {@code rows} rows. */
@@ -135,17 +148,21 @@ public final class RecordBatch extends AbstractList<RecordSlice> implements Reco
 
     @Override
     public void load(int row, RecordView into, boolean check) {
-        files.load(numbers[checkRow(row)], into, check);
+        if (fetch != null) {
+            fetch.load(checkRow(row), numbers[row], into, check);
+        } else {
+            files.load(numbers[checkRow(row)], into, check);
+        }
     }
 
     @Override
     public MemorySegment source(int row) {
-        return files.source(numbers[checkRow(row)]);
+        return fetch != null ? fetch.source(checkRow(row)) : files.source(numbers[checkRow(row)]);
     }
 
     @Override
     public long start(int row) {
-        return files.start(numbers[checkRow(row)]);
+        return fetch != null ? fetch.start(checkRow(row)) : files.start(numbers[checkRow(row)]);
     }
 
     @Override

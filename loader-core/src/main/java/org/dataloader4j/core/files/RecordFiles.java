@@ -11,6 +11,8 @@ import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.dataset.RecordView;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
 import org.dataloader4j.format.CorruptRecordException;
+import org.dataloader4j.format.store.FileStore;
+import org.dataloader4j.format.store.StoredFile;
 
 /**
  * Record files opened for reading by record number: each file mapped once and indexed once (from
@@ -24,20 +26,44 @@ import org.dataloader4j.format.CorruptRecordException;
  * index entry, and a damaged frame fails there, naming file, record and offset. So the checks run
  * on the parse threads, side by side, and page faults fall where the bytes are copied.
  *
+ * <p>Remote files ({@link #open(FileStore, List, FrameReader, Path, String, int)}) are indexed
+ * the same way, and their records fetched by batch rather than mapped ({@link RemoteFiles},
+ * {@link FetchedRecords}); {@link #load} and {@link #slice} then fetch the one record.
+ *
  * <p>{@link #load} and {@link #slice} may be called from any thread until {@link #close()}.
  */
 public final class RecordFiles implements AutoCloseable {
+    /** The local files, or null for remote ones. */
     private final List<Path> files;
     private final String[] names;
+    /** The files' names alone (their paths' last segments), which a reader's state is checked against. */
+    private final List<String> fileNames;
+    /** The local files' mappings, or null for remote ones. */
     private final MappedFiles mappings;
+    /** The remote files, or null for local ones. */
+    private final RemoteFiles remote;
     private final FrameReader frames;
     private final RecordIndex[] indexes;
     private final long size;
 
     private RecordFiles(List<Path> files, MappedFiles mappings, FrameReader frames, RecordIndex[] indexes) {
+        this(files, files.stream().map(Path::toString).toList(), files.stream().map(RecordFiles::fileName).toList(),
+                mappings, null, frames, indexes);
+    }
+
+    private RecordFiles(RemoteFiles remote) {
+        this(null, remote.files().stream().map(StoredFile::toString).toList(),
+                remote.files().stream().map(StoredFile::name).toList(), null, remote, remote.frames(),
+                java.util.stream.IntStream.range(0, remote.files().size()).mapToObj(remote::index).toArray(RecordIndex[]::new));
+    }
+
+    private RecordFiles(List<Path> files, List<String> names, List<String> fileNames, MappedFiles mappings,
+                        RemoteFiles remote, FrameReader frames, RecordIndex[] indexes) {
         this.files = files;
-        this.names = files.stream().map(Path::toString).toArray(String[]::new);
+        this.names = names.toArray(String[]::new);
+        this.fileNames = List.copyOf(fileNames);
         this.mappings = mappings;
+        this.remote = remote;
         this.frames = frames;
         this.indexes = indexes;
         long total = 0;
@@ -75,9 +101,60 @@ public final class RecordFiles implements AutoCloseable {
         return new RecordFiles(list, mappings, frames, indexes);
     }
 
-    /** The files, in the order given. */
-    public List<Path> files() {
-        return files;
+    /**
+     * Indexes {@code files} of the remote {@code store} ({@link RemoteFiles}: from sidecars cached
+     * in {@code cacheDir}, else by reading each file once), side by side on up to {@code threads}
+     * threads named {@code name-1} and up. The result owns the store.
+     *
+     * @param cacheDir the local folder of the sidecars, or null to keep the indexes in memory
+     * @throws IllegalArgumentException if there are no files, or more than {@link RecordLocations} numbers
+     * @throws org.dataloader4j.api.StorageException naming a file that cannot be read
+     */
+    public static RecordFiles open(FileStore store, List<StoredFile> files, FrameReader frames, Path cacheDir, String name,
+                                   int threads) {
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException("a dataset needs at least one file");
+        }
+        RecordLocations.checkFiles(files.size());
+        return new RecordFiles(RemoteFiles.open(store, files, frames, cacheDir, name, threads));
+    }
+
+    private static String fileName(Path file) {
+        Path name = file.getFileName();
+        return (name == null ? file : name).toString();
+    }
+
+    /** The files as shown in errors, in the order given. */
+    public List<String> names() {
+        return List.of(names);
+    }
+
+    /** The files' names alone (the last segment of each path), in the order given. */
+    public List<String> fileNames() {
+        return fileNames;
+    }
+
+    /** Whether the files are remote: their records are fetched by batch ({@link FetchedRecords}), not mapped. */
+    public boolean remote() {
+        return remote != null;
+    }
+
+    /**
+     * The range reads of remote files started so far, and the ranges they read: {@code {reads,
+     * ranges}}; {@code {0, 0}} for local files.
+     */
+    public long[] readCounts() {
+        return remote == null ? new long[2] : remote.readCounts();
+    }
+
+    /** Fetching of a batch's records, for a {@link RecordBatch} of remote files. */
+    FetchedRecords newFetch() {
+        return new FetchedRecords(remote);
+    }
+
+    /** The bytes of file {@code file}. */
+    private long fileSize(int file) {
+        return remote != null ? remote.size(file) : mappings.get(file).byteSize();
     }
 
     /** The records of file {@code file}. */
@@ -108,7 +185,7 @@ public final class RecordFiles implements AutoCloseable {
     /** The bytes of record {@code record} of file {@code file} in its file, frame included, up to the next frame. */
     long frameBytes(int file, int record) {
         RecordIndex index = indexes[file];
-        long end = record + 1 < index.size() ? index.offset(record + 1) : mappings.get(file).byteSize();
+        long end = record + 1 < index.size() ? index.offset(record + 1) : fileSize(file);
         return end - index.offset(record);
     }
 
@@ -121,6 +198,11 @@ public final class RecordFiles implements AutoCloseable {
      *         is damaged, or the file was changed or cut short after it was indexed
      */
     public void load(long number, RecordView into, boolean check) {
+        if (remote != null) {
+            int file = RecordLocations.fileOf(number);
+            remote.view(remote.fetchAlone(file, (int) RecordLocations.recordOf(number)), number, into, check);
+            return;
+        }
         int file = RecordLocations.fileOf(number);
         int record = (int) RecordLocations.recordOf(number);
         RecordIndex index = indexes[file];
@@ -164,12 +246,16 @@ public final class RecordFiles implements AutoCloseable {
     CorruptDataException changed(long number, CorruptDataException cause) {
         int file = RecordLocations.fileOf(number);
         long now;
-        try {
-            now = Files.size(files.get(file));
-        } catch (IOException e) {
-            now = -1;
+        if (remote != null) {
+            now = remote.currentSize(file);
+        } else {
+            try {
+                now = Files.size(files.get(file));
+            } catch (IOException e) {
+                now = -1;
+            }
         }
-        long mapped = mappings.get(file).byteSize();
+        long mapped = fileSize(file);
         if (now == mapped) {
             return null;
         }
@@ -185,7 +271,7 @@ public final class RecordFiles implements AutoCloseable {
         return new RecordSlice(view.source(), view.start(), view.length(), view.file(), view.index(), view.offset());
     }
 
-    /** The segment holding record {@code number}'s payload; unchecked. */
+    /** The segment holding record {@code number}'s payload, of a local file; unchecked. */
     MemorySegment source(long number) {
         return mappings.get(RecordLocations.fileOf(number));
     }
@@ -200,9 +286,13 @@ public final class RecordFiles implements AutoCloseable {
         return Math.max(0, indexes[RecordLocations.fileOf(number)].length((int) RecordLocations.recordOf(number)));
     }
 
-    /** Unmaps every file; records loaded before become invalid. Idempotent. */
+    /** Unmaps every file, or closes the remote store; records loaded before become invalid. Idempotent. */
     @Override
     public void close() {
-        mappings.close();
+        if (remote != null) {
+            remote.close();
+        } else {
+            mappings.close();
+        }
     }
 }

@@ -99,9 +99,21 @@ public final class RecordIndex {
         return scan(file, frames, path, false);
     }
 
+    /**
+     * {@link #scanHeaders(MemorySegment, FrameReader, Path)} of a file's bytes held in memory
+     * (read from a remote store), named {@code name} in errors.
+     */
+    public static RecordIndex scanHeaders(MemorySegment bytes, FrameReader frames, String name) {
+        return scan(bytes, frames, null, name, false);
+    }
+
     /** {@link #scan(MemorySegment, FrameReader, Path)} if {@code strict}, else {@link #scanHeaders}. */
     private static RecordIndex scan(MemorySegment file, FrameReader frames, Path path, boolean strict) {
-        String name = path.toString();
+        return scan(file, frames, path, path.toString(), strict);
+    }
+
+    /** The scan of {@code file}, mapped from {@code path}, or held in memory if {@code path} is null. */
+    private static RecordIndex scan(MemorySegment file, FrameReader frames, Path path, String name, boolean strict) {
         long[] offsets = new long[16];
         int[] lengths = new int[16];
         int n = 0;
@@ -143,6 +155,9 @@ public final class RecordIndex {
                 offset = next;
             }
         } catch (InternalError e) {
+            if (path == null) {
+                throw e;
+            }
             // The JVM may report a fault in a read of the mapping a little after the read: the
             // record named is the first whose frame the file's new end cuts, else the one at hand.
             int cut = n;
@@ -258,8 +273,25 @@ public final class RecordIndex {
         return new RecordIndex(offsets, lengths, frames.headerBytes(), true);
     }
 
+    /**
+     * The sidecar of remote file {@code location} in the local cache folder {@code dir}: named
+     * after the file and a hash of its whole location, so that files of the same name in other
+     * folders or stores do not share one. Its header holds the file's length and modification
+     * time, so a stale one is never read ({@link #read}).
+     */
+    static Path cachedSidecar(String location, String name, Path dir) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(location.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return dir.resolve(name + "-" + Long.toHexString(crc.getValue() << 32 | location.hashCode() & 0xffffffffL) + SUFFIX);
+    }
+
+    /** Whether a frame is damaged. */
+    boolean damaged() {
+        return damaged;
+    }
+
     /** Writes this index to {@code sidecar} atomically, or logs why it cannot. */
-    private void write(Path sidecar, int ruleId, long size, long mtime) {
+    void write(Path sidecar, int ruleId, long size, long mtime) {
         int n = lengths.length;
         ByteBuffer b = ByteBuffer.allocate(HEADER + 4 * n + 4).order(ByteOrder.LITTLE_ENDIAN);
         b.put(MAGIC).putInt(VERSION).putInt(ruleId).putLong(size).putLong(mtime).putLong(n);

@@ -50,7 +50,7 @@ public final class RecordStream implements BatchingDataset<RecordSlice> {
      */
     public RecordStream(RecordFiles files, long epochs, boolean shuffleAfterEpoch, long fileSeed, int batchSize,
                         boolean dropRemainder, int shuffleBuffer, long shuffleSeed, boolean replacesCorrupt) {
-        this.cursor = new FileCursor(files.files(), epochs, shuffleAfterEpoch, fileSeed);
+        this.cursor = FileCursor.ofNames(files.fileNames(), epochs, shuffleAfterEpoch, fileSeed);
         this.batchSize = Checks.positive("batchSize", batchSize);
         this.dropRemainder = dropRemainder;
         if (shuffleBuffer < 0) {
@@ -99,6 +99,9 @@ public final class RecordStream implements BatchingDataset<RecordSlice> {
                     }
                     return 0;
                 }
+                if (numbers != null) {
+                    numbers.fetch();
+                }
                 return taken;
             }
             if (numbers != null) {
@@ -106,6 +109,9 @@ public final class RecordStream implements BatchingDataset<RecordSlice> {
             } else {
                 out.add(files.slice(number));
             }
+        }
+        if (numbers != null) {
+            numbers.fetch();
         }
         return batchSize;
     }
@@ -189,7 +195,7 @@ public final class RecordStream implements BatchingDataset<RecordSlice> {
 
     @Override
     public String toString() {
-        return "RecordStream[" + files.files().size() + " files, batchSize=" + batchSize
+        return "RecordStream[" + files.names().size() + " files, batchSize=" + batchSize
                 + (shuffle == null ? "" : ", shuffled") + "]";
     }
 }

@@ -1,6 +1,11 @@
 package org.dataloader4j.core.reader;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -25,6 +30,10 @@ import org.dataloader4j.core.files.PartFiles;
 import org.dataloader4j.core.files.RecordFiles;
 import org.dataloader4j.core.files.RecordStream;
 import org.dataloader4j.core.reader.internal.SkipBudget;
+import org.dataloader4j.format.store.FileStore;
+import org.dataloader4j.format.store.FileStores;
+import org.dataloader4j.format.store.Locations;
+import org.dataloader4j.format.store.StoredFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +81,12 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     private DistributedTrainingOptions distributed;
     private Path indexDir;
     private SkipPolicy skipCorrupt = SkipPolicy.STRICT;
+    /** A remote folder of part files, or null. */
+    private URI remoteDir;
+    /** Remote files, or null. */
+    private List<URI> remoteFiles;
+    private final Map<String, String> storeOptions = new LinkedHashMap<>();
+    private boolean listParts;
 
     /** A builder whose reader threads are named after {@code defaultName} unless its {@link #reader} options name them. */
     protected FilePipelineBuilder(String defaultName) {
@@ -87,12 +102,86 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     /** The folder of the part files. */
     public B dataDir(Path dataDir) {
         this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
+        this.remoteDir = null;
         return self();
+    }
+
+    /**
+     * The folder of the part files, anywhere a file store reads: {@code hdfs://namenode:8020/data},
+     * {@code s3a://bucket/data}, or a local {@code file:} URI (read through memory mappings, as a
+     * {@link Path} is). Remote files need loader-hadoop and a Hadoop client on the class path;
+     * see {@link #storeOption}.
+     */
+    public B dataDir(URI dataDir) {
+        Objects.requireNonNull(dataDir, "dataDir");
+        if (Locations.isLocal(dataDir)) {
+            return dataDir(Path.of(dataDir.getScheme() == null ? Path.of(dataDir.getPath()).toAbsolutePath().toUri() : dataDir));
+        }
+        this.remoteDir = dataDir;
+        this.dataDir = null;
+        return self();
+    }
+
+    /** {@link #dataDir(URI)} of a location written as a URI ({@code hdfs://…}, {@code s3a://…}) or a local path. */
+    public B dataDir(String dataDir) {
+        return dataDir(Locations.parse(dataDir));
     }
 
     /** Reads exactly these files, in this order, instead of part files in {@code dataDir}. */
     public B files(List<Path> files) {
         this.files = List.copyOf(files);
+        this.remoteFiles = null;
+        return self();
+    }
+
+    /**
+     * Reads exactly these files, in this order, wherever they are kept: all local ({@link
+     * #files(List)}) or all in one remote store ({@link #dataDir(URI)}).
+     *
+     * @throws IllegalArgumentException if there are none, or local and remote files are mixed
+     */
+    public B files(URI... files) {
+        List<URI> list = List.of(files);
+        if (list.isEmpty()) {
+            throw new IllegalArgumentException("a dataset needs at least one file");
+        }
+        long local = list.stream().filter(Locations::isLocal).count();
+        if (local == list.size()) {
+            return files(list.stream().map(u -> Path.of(u.getScheme() == null ? Path.of(u.getPath()).toAbsolutePath().toUri() : u)).toList());
+        }
+        if (local > 0) {
+            throw new IllegalArgumentException("files must be all local or all remote: " + local + " of " + list.size() + " are local");
+        }
+        this.remoteFiles = list;
+        this.files = null;
+        return self();
+    }
+
+    /** {@link #files(URI...)} of locations written as URIs or local paths. */
+    public B files(String... files) {
+        return files(java.util.Arrays.stream(files).map(Locations::parse).toArray(URI[]::new));
+    }
+
+    /**
+     * Sets an option of the store of remote files: for loader-hadoop, a Hadoop configuration key
+     * ({@code fs.s3a.endpoint}, {@code dfs.client.socket-timeout}, …) set over the configuration
+     * Hadoop loads from its class path. Credentials are best left to Hadoop's configuration files
+     * or the environment; those given here are passed on and never shown.
+     */
+    public B storeOption(String key, String value) {
+        storeOptions.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+        return self();
+    }
+
+    /**
+     * Reads every data file that {@code dataDir} lists whose name starts with {@link
+     * #partNamePrefix}, in name order (as Spark writes {@code part-00000-<id>.tfrecord}),
+     * instead of exactly {@link #dataPartNum} files named OneFlow's way. Files that hold no data
+     * ({@code _SUCCESS}, {@code .crc} checksums, hidden files, index sidecars) are passed over.
+     * Default off.
+     */
+    public B listParts(boolean listParts) {
+        this.listParts = listParts;
         return self();
     }
 
@@ -149,7 +238,10 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
 
     /**
      * Where the record-index sidecars of record files are kept (a folder the reader may write
-     * to, when the data's own is read-only); default beside each file.
+     * to, when the data's own is read-only); default beside each file. For remote files, the
+     * local cache folder of their sidecars, each named after its file and a hash of its location
+     * and checked against the file's length and modification time; without it, their indexes
+     * are kept in memory, and made again (by reading each file once) every time a reader opens.
      */
     public B indexDir(Path indexDir) {
         this.indexDir = Objects.requireNonNull(indexDir, "indexDir");
@@ -286,12 +378,67 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         List<Path> all;
         if (files != null) {
             all = PartFiles.of(files);
+        } else if (dataDir != null && listParts) {
+            all = PartFiles.of(listed(FileStores.local(), dataDir.toUri()).stream().map(f -> Path.of(f.location())).toList());
         } else if (dataDir != null) {
             all = PartFiles.oneflow(dataDir, partNamePrefix, partNameSuffixLength, dataPartNum);
+        } else if (remote()) {
+            throw new IllegalArgumentException("this reader reads local files only; remote files ("
+                    + Locations.display(remoteDir != null ? remoteDir : remoteFiles.get(0))
+                    + ") are read by the readers of framed records (OFRecord, uncompressed TFRecord)");
         } else {
             throw new IllegalArgumentException("set dataDir or files");
         }
         return all;
+    }
+
+    /** Whether the files are remote. */
+    private boolean remote() {
+        return remoteDir != null || remoteFiles != null;
+    }
+
+    /**
+     * Whether the files are remote ({@link #dataDir(URI)}, {@link #files(URI...)}): then only
+     * {@link #assembleRecords} with a frame rule reads them, and {@link #openedFiles()} has no paths to give.
+     */
+    protected boolean readsRemoteFiles() {
+        return remote();
+    }
+
+    /** The files {@code dir} lists whose names start with the part prefix. */
+    private List<StoredFile> listed(FileStore store, URI dir) {
+        try {
+            List<StoredFile> parts = store.list(dir).stream().filter(f -> f.name().startsWith(partNamePrefix)).toList();
+            if (parts.isEmpty()) {
+                throw new IllegalArgumentException("no part files named " + partNamePrefix + "* in " + Locations.display(dir));
+            }
+            return parts;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + Locations.display(dir), e);
+        }
+    }
+
+    /** Every remote file of the dataset, found in {@code store}: listed, named OneFlow's way, or given. */
+    private List<StoredFile> remoteFiles(FileStore store) {
+        if (remoteDir != null && listParts) {
+            return listed(store, remoteDir);
+        }
+        List<URI> locations = remoteFiles;
+        if (remoteDir != null) {
+            locations = new java.util.ArrayList<>(dataPartNum);
+            for (int i = 0; i < dataPartNum; i++) {
+                locations.add(Locations.resolve(remoteDir, PartFiles.partName(partNamePrefix, partNameSuffixLength, i)));
+            }
+        }
+        List<StoredFile> found = new java.util.ArrayList<>(locations.size());
+        for (URI location : locations) {
+            try {
+                found.add(store.stat(location));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + Locations.display(location), e);
+            }
+        }
+        return found;
     }
 
     /** Whether the reader deals out records among ranks ({@link #distributed}). */
@@ -324,6 +471,11 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     protected DataReader assembleRecords(Function<List<Path>, Dataset<RecordSlice>> fileDataset,
                                          BiFunction<List<Path>, Path, RandomAccessDataset<RecordSlice>> indexed,
                                          Parser<RecordSlice> parser, FrameReader frames) {
+        if (remote() && (distributed != null || frames == null)) {
+            throw new IllegalArgumentException(distributed != null
+                    ? "distributed(options) reads local files only: share remote files among ranks with shard(rank, worldSize)"
+                    : "compressed record files are read from local files only: copy them to a local disk, or write them uncompressed");
+        }
         if (distributed == null && frames != null) {
             checkBatchSize(null);
             return numbered(frames, parser);
@@ -386,7 +538,8 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
      */
     private DataReader numbered(FrameReader frames, Parser<RecordSlice> parser) {
         ReaderOptions options = readerOptions();
-        RecordFiles records = RecordFiles.open(resolveFiles(), frames, indexDir, options.name() + "-index",
+        RecordFiles records = remote() ? openRemote(frames, options)
+                : RecordFiles.open(resolveFiles(), frames, indexDir, options.name() + "-index",
                 Runtime.getRuntime().availableProcessors());
         RecordStream stream;
         try {
@@ -398,6 +551,33 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         }
         return skipCorrupt.strict() ? DataReader.of(stream, parser, options)
                 : DataReader.skipping(stream, parser, options, new SkipBudget(skipCorrupt));
+    }
+
+    /**
+     * This rank's remote files, indexed ({@link RecordFiles#open(FileStore, List, FrameReader, Path,
+     * String, int)}, sidecars cached in the {@link #indexDir} if set, else kept in memory).
+     */
+    private RecordFiles openRemote(FrameReader frames, ReaderOptions options) {
+        URI first = remoteDir != null ? remoteDir : remoteFiles.get(0);
+        FileStore store;
+        try {
+            store = FileStores.forLocation(first, storeOptions);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reach the store of " + Locations.display(first), e);
+        }
+        try {
+            List<StoredFile> all = remoteFiles(store);
+            List<StoredFile> mine = worldSize == 1 ? all : FileOrder.shard(all, rank, worldSize);
+            return RecordFiles.open(store, mine, frames, indexDir, options.name() + "-index",
+                    Runtime.getRuntime().availableProcessors());
+        } catch (RuntimeException e) {
+            try {
+                store.close();
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
     }
 
     /** The seed of the shuffle buffer: the user's, or a random one, logged. */

@@ -57,6 +57,15 @@ class RecordIndexTest {
             }
             return length;
         }
+
+        @Override
+        public int payloadLength(MemorySegment frame, long offset, long fileSize, String name, long record) {
+            int length = frame.get(ValueLayout.JAVA_BYTE, 0) & 0xff;
+            if (offset + 2 + length > fileSize || frame.get(ValueLayout.JAVA_BYTE, 1 + length) != 0x7f) {
+                throw new CorruptDataException(name, record, offset, "bad toy frame");
+            }
+            return length;
+        }
     };
 
     private static List<byte[]> payloads(int n, long seed) {

@@ -4,6 +4,7 @@ import com.lmax.disruptor.AlertException;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.DataLoaderException;
+import org.dataloader4j.api.StorageException;
 import org.dataloader4j.api.DatasetState;
 
 /**
@@ -119,7 +120,8 @@ public final class Delivery {
 
     /**
      * What {@code next()} throws for the failure in {@code slot}: bad input as the
-     * {@link CorruptDataException} itself, which names the file, record and offset; anything else
+     * {@link CorruptDataException} itself, which names the file, record and offset, and a failed
+     * read of a remote file as the {@link StorageException} itself, which names them too; anything else
      * wrapped, naming the stage and the batch. Either way the stage and batch are recorded.
      */
     private DataLoaderException failure(Slot slot) {
@@ -127,6 +129,10 @@ public final class Delivery {
         if (slot.failure instanceof CorruptDataException corrupt) {
             corrupt.addSuppressed(new DataLoaderException(where + "; rethrown by read()"));
             return corrupt;
+        }
+        if (slot.failure instanceof StorageException unreadable) {
+            unreadable.addSuppressed(new DataLoaderException(where + "; rethrown by read()"));
+            return unreadable;
         }
         return new DataLoaderException(where + ": " + slot.failure, slot.failure);
     }

@@ -1,0 +1,184 @@
+package org.dataloader4j.hadoop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import org.dataloader4j.api.DataType;
+import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.api.Shape;
+import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.core.reader.FilePipelineBuilder;
+import org.dataloader4j.core.testing.ResumeRuns;
+import org.dataloader4j.core.testing.ResumeRuns.Seen;
+import org.dataloader4j.format.Features;
+import org.dataloader4j.format.Framing;
+import org.dataloader4j.format.PartWriter;
+import org.dataloader4j.format.RecordConversion;
+import org.dataloader4j.ofrecord.OFRecordRawDecoder;
+import org.dataloader4j.ofrecord.OFRecordReader;
+import org.dataloader4j.tfrecord.FixedLenFeature;
+import org.dataloader4j.tfrecord.TFRecordReader;
+import org.dataloader4j.tfrecord.VarLenFeature;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The same part files read locally (memory-mapped) and through {@code hdfs://} (the
+ * MiniDFSCluster) and {@code s3a://} (s3proxy) give the same batches, byte for byte: in order,
+ * shuffled, sharded among ranks, with a corrupt record skipped, and resumed at several batches.
+ */
+@Timeout(300)
+class RemoteEquivalenceTest {
+    private static final long SEED = 43;
+    private static final int PARTS = 3;
+    private static final int RECORDS = 900;
+    private static final AtomicInteger NAMES = new AtomicInteger();
+
+    private static Path local;
+    private static final Map<String, URI> remote = new java.util.HashMap<>();
+    private static final Map<String, Map<String, String>> options = new java.util.HashMap<>();
+
+    @BeforeAll
+    static void writeAndUpload() throws IOException {
+        local = RemoteStores.testDir().resolve("equivalence");
+        for (Framing framing : Framing.values()) {
+            Path dir = local.resolve(framing.name().toLowerCase());
+            Files.createDirectories(dir);
+            Random random = new Random(SEED);
+            try (PartWriter out = PartWriter.create(dir, PartWriter.PREFIX, PartWriter.SUFFIX_LENGTH, PARTS, framing,
+                    org.dataloader4j.format.Compression.NONE)) {
+                for (int i = 0; i < RECORDS; i++) {
+                    float[] values = new float[1 + random.nextInt(200)];
+                    for (int k = 0; k < values.length; k++) {
+                        values[k] = i + k / 1000f;
+                    }
+                    var record = Features.record(Map.of("id", Features.int64Feature(i), "values", Features.floatFeature(values)));
+                    out.write(framing == Framing.OFRECORD ? record : RecordConversion.toExample(record).message());
+                }
+            }
+            List<Path> parts = new ArrayList<>();
+            for (int p = 0; p < PARTS; p++) {
+                parts.add(dir.resolve(org.dataloader4j.format.store.Locations.partName("part-", PartWriter.SUFFIX_LENGTH, p)));
+            }
+            Files.writeString(dir.resolve("_SUCCESS"), "");
+            String name = framing.name().toLowerCase();
+            RemoteStores.upload(RemoteStores.hdfs(), Map.of(), parts, name);
+            remote.put("hdfs-" + name, RemoteStores.hdfs().resolve("/" + name + "/"));
+            options.put("hdfs-" + name, Map.of());
+            RemoteStores.S3 s3 = RemoteStores.s3();
+            RemoteStores.upload(s3.bucket(), s3.options(), parts, name);
+            remote.put("s3a-" + name, s3.bucket().resolve(name + "/"));
+            options.put("s3a-" + name, s3.options());
+        }
+    }
+
+    /** Each store with each format, and a way of reading. */
+    static List<Arguments> cases() {
+        List<Arguments> cases = new ArrayList<>();
+        for (String store : List.of("hdfs", "s3a")) {
+            for (String format : List.of("ofrecord", "tfrecord")) {
+                for (String way : List.of("sequential", "shuffled", "sharded", "epochs")) {
+                    cases.add(Arguments.of(store, format, way));
+                }
+            }
+        }
+        return cases;
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("cases")
+    void readsTheSameBatchesAsTheLocalMapping(String store, String format, String way) {
+        UnaryOperator<FilePipelineBuilder<?>> options = way(way);
+        List<Seen> expected = ResumeRuns.readAll(open(local(format), options, null));
+        List<Seen> actual = ResumeRuns.readAll(open(remote(store, format), options, null));
+        assertTrue(expected.size() > 10, "enough batches to compare: " + expected.size());
+        assertEquals(expected, actual);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("stores")
+    void resumesAtSeveralBatchesAsTheLocalReaderDoes(String store, String format) {
+        UnaryOperator<FilePipelineBuilder<?>> options = way("shuffled");
+        List<Seen> all = ResumeRuns.readAll(open(local(format), options, null));
+        for (int k : new int[] {1, 7, 20}) {
+            List<Seen> remoteRun = new ArrayList<>();
+            DatasetState state;
+            try (DataReader first = open(remote(store, format), options, null)) {
+                for (int b = 0; b < k; b++) {
+                    remoteRun.add(Seen.of(first.read()));
+                }
+                state = first.state();
+            }
+            try (DataReader resumed = open(remote(store, format), options, state)) {
+                remoteRun.addAll(ResumeRuns.readAll(resumed));
+            }
+            assertEquals(all, remoteRun, "resumed after " + k + " batches");
+        }
+    }
+
+    static List<Arguments> stores() {
+        return List.of(Arguments.of("hdfs", "ofrecord"), Arguments.of("s3a", "tfrecord"));
+    }
+
+    private static UnaryOperator<FilePipelineBuilder<?>> way(String way) {
+        return switch (way) {
+            case "sequential" -> b -> b.batchSize(32);
+            case "shuffled" -> b -> b.batchSize(32).randomShuffle(true).shuffleBufferSize(256).seed(SEED);
+            case "sharded" -> b -> b.batchSize(17).shard(1, 3);
+            case "epochs" -> b -> b.batchSize(64).epochs(3).shuffleAfterEpoch(true).randomShuffle(true).seed(SEED)
+                    .shuffleBufferSize(100);
+            default -> throw new IllegalArgumentException(way);
+        };
+    }
+
+    private static FilePipelineBuilder<?> local(String format) {
+        return builder(format).dataDir(local.resolve(format));
+    }
+
+    private static FilePipelineBuilder<?> remote(String store, String format) {
+        FilePipelineBuilder<?> b = builder(format).dataDir(remote.get(store + "-" + format));
+        options.get(store + "-" + format).forEach(b::storeOption);
+        return b;
+    }
+
+    private static FilePipelineBuilder<?> builder(String format) {
+        FilePipelineBuilder<?> b;
+        if (format.equals("ofrecord")) {
+            b = OFRecordReader.builder()
+                    .decoder(OFRecordRawDecoder.of("id", Shape.of(1), DataType.INT64))
+                    .decoder(OFRecordRawDecoder.of("values", Shape.of(200), DataType.FLOAT32).withDim1VaryingLength());
+        } else {
+            b = TFRecordReader.builder()
+                    .feature(FixedLenFeature.of("id", Shape.of(1), DataType.INT64))
+                    .feature(VarLenFeature.of("values", DataType.FLOAT32, 200));
+        }
+        return b.dataPartNum(PARTS).partNameSuffixLength(PartWriter.SUFFIX_LENGTH)
+                .reader(o -> o.name("equivalence-" + NAMES.incrementAndGet()).parseThreads(2).ringSize(4));
+    }
+
+    private static DataReader open(FilePipelineBuilder<?> builder, UnaryOperator<FilePipelineBuilder<?>> options,
+                                   DatasetState state) {
+        FilePipelineBuilder<?> b = options.apply(builder);
+        if (state != null) {
+            b.reader(o -> o.restore(state));
+        }
+        return build(b);
+    }
+
+    private static DataReader build(FilePipelineBuilder<?> b) {
+        return b instanceof OFRecordReader.Builder of ? of.build() : ((TFRecordReader.Builder) b).build();
+    }
+}
