@@ -158,6 +158,9 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
      * @throws CorruptDataException  if the input of this batch is malformed: the exception names
      *                               the file, record and byte offset; every later call throws it
      *                               again
+     * @throws org.dataloader4j.api.StorageException if a remote file of this batch could not be
+     *                               read: the exception names the file, record and byte offset;
+     *                               every later call throws it again
      * @throws DataLoaderException   if loading or parsing failed at this batch for another reason
      *                               (the failure is the cause); every later call throws it again.
      *                               Also if the calling thread is interrupted while it waits; the
