@@ -39,8 +39,7 @@ public final class PartWriter implements Closeable {
         Files.createDirectories(dir);
         try {
             for (int i = 0; i < parts; i++) {
-                String index = Integer.toString(i);
-                Path file = dir.resolve(prefix + "0".repeat(Math.max(0, suffixLength - index.length())) + index);
+                Path file = dir.resolve(PartFileNames.partName(prefix, suffixLength, i));
                 files.add(file);
                 writers.add(RecordWriter.create(file, framing, compression));
             }
