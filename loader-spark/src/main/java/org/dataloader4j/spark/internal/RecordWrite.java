@@ -55,6 +55,11 @@ final class RecordWrite implements WriteBuilder, SupportsTruncate, Write, BatchW
     }
 
     @Override
+    public String toString() {
+        return description();
+    }
+
+    @Override
     public BatchWrite toBatch() {
         return this;
     }
