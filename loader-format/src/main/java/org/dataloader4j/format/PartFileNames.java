@@ -45,11 +45,13 @@ public final class PartFileNames {
 
     /**
      * Whether a file called {@code name} (no folder) is data, as Hadoop's and Spark's listings
-     * judge it: not hidden ({@code .name}), not a job's bookkeeping ({@code _SUCCESS},
-     * {@code _temporary}, any {@code _name}) and not a checksum ({@code name.crc}).
+     * judge it: not hidden ({@code .name}, as Hadoop's {@code .part-00000.crc} checksums are),
+     * not a job's bookkeeping ({@code _SUCCESS}, {@code _temporary}, any {@code _name}), not a
+     * checksum ({@code name.crc}) and not a record-index sidecar ({@code name.d4jidx}).
      */
     public static boolean isDataFile(String name) {
-        return !name.isEmpty() && !name.startsWith(".") && !name.startsWith("_") && !name.endsWith(".crc");
+        return !name.isEmpty() && !name.startsWith(".") && !name.startsWith("_") && !name.endsWith(".crc")
+                && !name.endsWith(".d4jidx");
     }
 
     /**

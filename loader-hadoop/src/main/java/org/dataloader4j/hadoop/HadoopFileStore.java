@@ -21,6 +21,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.dataloader4j.format.store.FileStore;
+import org.dataloader4j.format.PartFileNames;
 import org.dataloader4j.format.store.Locations;
 import org.dataloader4j.format.store.RangeReader;
 import org.dataloader4j.format.store.StoredFile;
@@ -76,7 +77,7 @@ public final class HadoopFileStore implements FileStore {
     public List<StoredFile> list(URI dir) throws IOException {
         List<StoredFile> files = new ArrayList<>();
         for (FileStatus status : fs.listStatus(new Path(dir))) {
-            if (status.isFile() && Locations.isDataFile(status.getPath().getName())) {
+            if (status.isFile() && PartFileNames.isDataFile(status.getPath().getName())) {
                 files.add(stored(status));
             }
         }

@@ -71,7 +71,7 @@ class RemoteEquivalenceTest {
             }
             List<Path> parts = new ArrayList<>();
             for (int p = 0; p < PARTS; p++) {
-                parts.add(dir.resolve(org.dataloader4j.format.store.Locations.partName("part-", PartWriter.SUFFIX_LENGTH, p)));
+                parts.add(dir.resolve(org.dataloader4j.format.PartFileNames.partName("part-", PartWriter.SUFFIX_LENGTH, p)));
             }
             Files.writeString(dir.resolve("_SUCCESS"), "");
             String name = framing.name().toLowerCase();

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.dataloader4j.core.dataset.Checks;
-import org.dataloader4j.format.store.Locations;
+import org.dataloader4j.format.PartFileNames;
 
 /**
  * The files of a dataset: named as OneFlow names part files, or listed explicitly. Every file
@@ -49,7 +49,7 @@ public final class PartFiles {
 
     /** The name of part {@code index}: {@code prefix} and the index, zero-padded to {@code suffixLength}. */
     public static String partName(String prefix, int suffixLength, int index) {
-        return Locations.partName(prefix, suffixLength, index);
+        return PartFileNames.partName(prefix, suffixLength, index);
     }
 
     /**

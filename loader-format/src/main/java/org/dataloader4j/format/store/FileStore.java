@@ -21,7 +21,7 @@ public interface FileStore extends Closeable {
     int READ_AHEAD_BYTES = 4 << 20;
 
     /**
-     * The files directly in folder {@code dir} that hold data ({@link Locations#isDataFile}:
+     * The files directly in folder {@code dir} that hold data ({@link org.dataloader4j.format.PartFileNames#isDataFile}:
      * not {@code _SUCCESS}, checksums or hidden files), sorted by name.
      *
      * @throws java.io.FileNotFoundException naming the folder if it does not exist

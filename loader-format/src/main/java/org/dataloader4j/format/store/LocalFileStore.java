@@ -38,7 +38,7 @@ final class LocalFileStore implements FileStore {
         List<StoredFile> files = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
             for (Path entry : entries) {
-                if (Locations.isDataFile(entry.getFileName().toString()) && Files.isRegularFile(entry)) {
+                if (org.dataloader4j.format.PartFileNames.isDataFile(entry.getFileName().toString()) && Files.isRegularFile(entry)) {
                     files.add(stat(entry));
                 }
             }

@@ -103,26 +103,4 @@ public final class Locations {
             throw new IllegalArgumentException("cannot resolve a file in " + display(uri), e);
         }
     }
-
-    /**
-     * Whether a file named {@code name}, listed in a data folder, holds data: not a job marker
-     * ({@code _SUCCESS}, or any name starting with {@code _}), not hidden (starting with
-     * {@code .}, as Hadoop's {@code .part-00000.crc} checksums and temporary files are), and not
-     * a checksum ({@code .crc}) or record-index sidecar ({@code .d4jidx}). Spark and OneFlow
-     * leave such files beside the part files.
-     */
-    public static boolean isDataFile(String name) {
-        return !name.isEmpty() && !name.startsWith("_") && !name.startsWith(".") && !name.endsWith(".crc")
-                && !name.endsWith(".d4jidx");
-    }
-
-    /**
-     * The name of OneFlow's part {@code index}: {@code prefix} and the index, zero-padded to
-     * {@code suffixLength} digits (none for -1); with prefix {@code "part-"} and suffix length 5,
-     * part 3 is {@code part-00003}.
-     */
-    public static String partName(String prefix, int suffixLength, int index) {
-        String num = Integer.toString(index);
-        return prefix + "0".repeat(Math.max(suffixLength - num.length(), 0)) + num;
-    }
 }
