@@ -197,7 +197,10 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
                 Duration.ofNanos(c.parseBusyNanos()), Duration.ofNanos(c.elapsedNanos()), parser.toString());
     }
 
-    /** The off-heap bytes the reader's slots hold; 0 once closed. */
+    /**
+     * The most off-heap bytes the reader's slots hold: a set of tensors a ring slot, each allocated
+     * the first time the ring needs it; 0 once closed.
+     */
     public long offHeapBytes() {
         return isClosed() ? 0 : offHeapBytes;
     }

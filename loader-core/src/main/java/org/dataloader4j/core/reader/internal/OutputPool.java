@@ -6,8 +6,8 @@ import org.dataloader4j.api.TensorSpec;
 import org.dataloader4j.core.batch.OutputSet;
 
 /**
- * The ring's tensor memory: one set of outputs per slot, allocated when the reader is built, and
- * handed out most recently given back first.
+ * The ring's tensor memory: up to one set of outputs per slot, each allocated the first time the
+ * ring needs it, and handed out most recently given back first.
  *
  * <p>A set is not tied to a slot. Tied, a parse worker would cycle through every slot's tensors
  * in turn, {@code ringSize} batches of memory, even when the consumer keeps pace and releases
@@ -20,32 +20,45 @@ import org.dataloader4j.core.batch.OutputSet;
  * worker takes a set for a slot, that slot holds none and at most {@code ringSize - 1} other
  * slots are unreleased, so a set is free: {@link #take()} never waits. Parse workers take and
  * the consumer gives back, both under this pool's lock, once per batch.
+ *
+ * <p>A consumer that keeps pace so needs few of the sets, and a set is only allocated (and its
+ * memory zeroed and paged in) when no set is free: by the parse thread that needs it, outside
+ * the lock, rather than all of them by the thread that builds the reader. An image reader's sets
+ * are tens of MB each.
  */
 final class OutputPool {
+    private final List<TensorSpec> specs;
+    private final Arena arena;
     private final OutputSet[] free;
     private int count;
+    private int unallocated;
 
-    /** {@code sets} sets of outputs for {@code specs}, from {@code arena}. */
+    /** Room for {@code sets} sets of outputs for {@code specs}, from {@code arena}; none allocated yet. */
     OutputPool(List<TensorSpec> specs, Arena arena, int sets) {
-        free = new OutputSet[sets];
-        for (int i = 0; i < sets; i++) {
-            free[i] = OutputSet.allocate(specs, arena);
-        }
-        count = sets;
+        this.specs = List.copyOf(specs);
+        this.arena = arena;
+        this.free = new OutputSet[sets];
+        this.unallocated = sets;
     }
 
     /**
-     * The set given back last.
+     * The set given back last, or a new one if none is free.
      *
      * @throws IllegalStateException if every set is out, which the ring's capacity rules out
      */
-    synchronized OutputSet take() {
-        if (count == 0) {
-            throw new IllegalStateException("every output set of the ring is in use");
+    OutputSet take() {
+        synchronized (this) {
+            if (count > 0) {
+                OutputSet set = free[--count];
+                free[count] = null;
+                return set;
+            }
+            if (unallocated == 0) {
+                throw new IllegalStateException("every output set of the ring is in use");
+            }
+            unallocated--;
         }
-        OutputSet set = free[--count];
-        free[count] = null;
-        return set;
+        return OutputSet.allocate(specs, arena);
     }
 
     /** Gives {@code set} back; the next {@link #take()} returns it. */

@@ -65,6 +65,58 @@ class OutputPoolTest {
         }
     }
 
+    /** Sets are allocated as the ring first needs them: a consumer that keeps pace costs one. */
+    @Test
+    void allocatesASetOnlyWhenNoneIsFree() {
+        try (Arena arena = Arena.ofConfined()) {
+            CountingArena counting = new CountingArena(arena);
+            OutputPool pool = new OutputPool(parser.outputs(4), counting, 8);
+            assertEquals(0, counting.allocations);
+            for (int i = 0; i < 100; i++) {
+                pool.give(pool.take());
+            }
+            int oneSet = counting.allocations;
+            assertNotEquals(0, oneSet);
+            OutputSet a = pool.take();
+            OutputSet b = pool.take();
+            OutputSet c = pool.take();
+            assertEquals(3 * oneSet, counting.allocations);
+            pool.give(c);
+            pool.give(b);
+            pool.give(a);
+            for (int i = 0; i < 3; i++) {
+                pool.take();
+            }
+            assertEquals(3 * oneSet, counting.allocations);
+        }
+    }
+
+    /** An arena that counts the segments allocated from it. */
+    private static final class CountingArena implements Arena {
+        private final Arena arena;
+        int allocations;
+
+        CountingArena(Arena arena) {
+            this.arena = arena;
+        }
+
+        @Override
+        public MemorySegment allocate(long byteSize, long byteAlignment) {
+            allocations++;
+            return arena.allocate(byteSize, byteAlignment);
+        }
+
+        @Override
+        public MemorySegment.Scope scope() {
+            return arena.scope();
+        }
+
+        @Override
+        public void close() {
+            arena.close();
+        }
+    }
+
     @Test
     void takingMoreSetsThanTheRingHoldsIsABug() {
         try (Arena arena = Arena.ofConfined()) {
