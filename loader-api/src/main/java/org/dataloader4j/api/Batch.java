@@ -18,10 +18,29 @@ public interface Batch extends AutoCloseable {
     /** The number of rows the memory holds (the batch size the reader was built for). */
     int capacity();
 
-    /** The epoch the batch's samples were read in, counted from 0. */
+    /**
+     * The epoch of the newest sample read so far, counted from 0: the epoch of the batch's last
+     * row, or, behind a shuffle buffer that mixes epochs near a boundary, the highest epoch of any
+     * row handed out so far. It never goes back. A batch across an epoch boundary holds rows of
+     * two epochs: {@link #epoch(int)} tells each row's.
+     */
     long epoch();
 
-    /** The position of this batch in the reader's output, counted from 0. */
+    /**
+     * The epoch row {@code row} was read in, counted from 0: with a shuffle buffer, the epoch the
+     * sample was read in, not the one it was handed out in. At most {@link #epoch()}.
+     *
+     * @throws IndexOutOfBoundsException if {@code row} is not in {@code [0, size())}
+     */
+    long epoch(int row);
+
+    /**
+     * The step of this batch: its position in the reader's output, counted from 0 over the whole
+     * run. A reader started from a saved state ({@code ReaderOptions.restore}) goes on counting
+     * where the reader the state was taken from stopped, so the first batch after a restore has
+     * the step the uninterrupted run would have given it (a state saved before steps were kept
+     * starts again at 0).
+     */
     long index();
 
     /** The names of the outputs, in the order the parser declared them. */

@@ -2,6 +2,7 @@ package org.dataloader4j.api;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * A stream of samples, pulled one step at a time: OneFlow's {@code Dataset}.
@@ -67,6 +68,28 @@ public interface Dataset<T> extends AutoCloseable {
      */
     default long epoch() {
         return 0;
+    }
+
+    /**
+     * The epoch the sample returned last was read in: for a dataset that returns its samples in
+     * the order it reads them, {@link #epoch()}; a shuffle buffer returns the epoch of the sample
+     * it took out last, which near an epoch boundary may be lower than {@code epoch()}. A
+     * batching dataset gives the epoch of its last batch's last sample. A batching dataset reads
+     * this after each sample it takes, to know the epoch of every row of its batch.
+     */
+    default long sampleEpoch() {
+        return epoch();
+    }
+
+    /**
+     * The samples one epoch of this dataset holds, where that is known without reading them (from
+     * a record index, a list, a rank's share of an index); empty where it is not: a stream of
+     * compressed records, a policy that skips corrupt records out of the stream. A decorator that
+     * keeps every sample (a shuffle, a batching dataset) gives its upstream's; a batching dataset
+     * counts samples, not batches.
+     */
+    default OptionalLong samplesPerEpoch() {
+        return OptionalLong.empty();
     }
 
     /**

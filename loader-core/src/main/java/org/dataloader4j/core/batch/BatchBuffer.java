@@ -121,6 +121,14 @@ public final class BatchBuffer implements Batch {
         return 0;
     }
 
+    /** Always 0, for every row in {@code [0, size())}: a batch in hand was read in no epoch. */
+    @Override
+    public long epoch(int row) {
+        check();
+        Objects.checkIndex(row, size);
+        return 0;
+    }
+
     /** Always 0: a batch in hand is no reader's output. */
     @Override
     public long index() {

@@ -2,6 +2,8 @@ package org.dataloader4j.core.dataset;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.OptionalLong;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 
@@ -21,6 +23,8 @@ public final class BatchDataset<T> extends ForwardingDataset<T> implements Batch
     private final int batchSize;
     private final boolean dropRemainder;
     private boolean ended;
+    /** The epoch of each row of the batch yielded last. */
+    private final long[] rowEpochs;
 
     /**
      * Batches of {@code batchSize} samples of {@code upstream}; with {@code dropRemainder} a
@@ -32,6 +36,7 @@ public final class BatchDataset<T> extends ForwardingDataset<T> implements Batch
         super(upstream);
         this.batchSize = Checks.positive("batchSize", batchSize);
         this.dropRemainder = dropRemainder;
+        this.rowEpochs = new long[batchSize];
     }
 
     /** The number of samples in a full batch. */
@@ -68,8 +73,26 @@ public final class BatchDataset<T> extends ForwardingDataset<T> implements Batch
                 throw new IllegalStateException("BatchDataset needs a dataset that yields one sample per next(), got "
                         + n + " from " + upstream().getClass().getName());
             }
+            rowEpochs[taken] = upstream().sampleEpoch();
         }
         return batchSize;
+    }
+
+    /** {@code samplesPerEpoch()} in batches: rounded up, or down if a partial last batch is dropped. */
+    @Override
+    public OptionalLong stepsPerEpoch() {
+        OptionalLong n = samplesPerEpoch();
+        if (n.isEmpty()) {
+            return n;
+        }
+        long samples = n.getAsLong();
+        return OptionalLong.of(dropRemainder ? samples / batchSize : (samples + batchSize - 1) / batchSize);
+    }
+
+    /** The epoch the upstream gave for row {@code row}'s sample as it was taken. */
+    @Override
+    public long epochOf(int row) {
+        return rowEpochs[Objects.checkIndex(row, batchSize)];
     }
 
     /** The wrapped dataset's state: a batch is taken whole, so nothing is pending between calls. */

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.OptionalLong;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.RandomAccessDataset;
@@ -108,6 +109,12 @@ public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> 
     /** The number of samples this rank takes per epoch, padding included: the same on every rank. */
     public long size() {
         return perRank;
+    }
+
+    /** {@link #size()}: this rank's samples per epoch, padding included, the same on every rank. */
+    @Override
+    public OptionalLong samplesPerEpoch() {
+        return OptionalLong.of(perRank);
     }
 
     /** The seed in use: the options' seed, the drawn one, or the restored one. */
@@ -285,6 +292,11 @@ public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> 
         @Override
         public long epoch() {
             return sharded.epoch();
+        }
+
+        @Override
+        public OptionalLong samplesPerEpoch() {
+            return sharded.samplesPerEpoch();
         }
 
         /** The wrapped dataset's own locator, if it has one. */

@@ -2,6 +2,7 @@ package org.dataloader4j.core.dataset;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.SampleLocator;
 
@@ -37,6 +38,18 @@ public abstract class ForwardingDataset<T> implements Dataset<T> {
     @Override
     public long epoch() {
         return upstream.epoch();
+    }
+
+    /** The upstream's epoch of its last sample; a decorator that holds samples back reports its own. */
+    @Override
+    public long sampleEpoch() {
+        return upstream.sampleEpoch();
+    }
+
+    /** The upstream's count: a decorator that drops or adds samples reports its own. */
+    @Override
+    public OptionalLong samplesPerEpoch() {
+        return upstream.samplesPerEpoch();
     }
 
     /** The upstream's locator: the samples here are the upstream's. */

@@ -66,6 +66,9 @@ public final class GroupBatchDataset<T> extends ForwardingDataset<T> implements 
     private int buffered;
     private boolean upstreamEnded;
     private long epoch;
+    /** The epochs of the rows of the batch emitted last. */
+    private long[] emittedEpochs = new long[0];
+    private int emittedSize;
 
     /** A batch being gathered for one group, with the epoch and location of each sample. */
     private static final class Pending<T> {
@@ -162,7 +165,7 @@ public final class GroupBatchDataset<T> extends ForwardingDataset<T> implements 
         T sample = samples.get(0);
         Pending<T> batch = join(sample);
         int i = batch.samples.size() - 1;
-        batch.epochs[i] = upstream().epoch();
+        batch.epochs[i] = upstream().sampleEpoch();
         locator.locate(sample, batch.locations, i * width);
     }
 
@@ -191,6 +194,8 @@ public final class GroupBatchDataset<T> extends ForwardingDataset<T> implements 
         for (int i = 0; i < batch.samples.size(); i++) {
             epoch = Math.max(epoch, batch.epochs[i]);
         }
+        emittedEpochs = batch.epochs;
+        emittedSize = batch.samples.size();
         return batch.samples;
     }
 
@@ -265,5 +270,17 @@ public final class GroupBatchDataset<T> extends ForwardingDataset<T> implements 
     @Override
     public long epoch() {
         return epoch;
+    }
+
+    /** The epoch each sample of the batch emitted last was read in. */
+    @Override
+    public long epochOf(int row) {
+        return emittedEpochs[Objects.checkIndex(row, emittedSize)];
+    }
+
+    /** The epoch of the last sample of the batch emitted last. */
+    @Override
+    public long sampleEpoch() {
+        return emittedSize == 0 ? epoch : emittedEpochs[emittedSize - 1];
     }
 }

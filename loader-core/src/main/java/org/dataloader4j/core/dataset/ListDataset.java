@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.RandomAccessDataset;
 import org.dataloader4j.api.SampleLocator;
@@ -120,5 +121,11 @@ public final class ListDataset<T> extends SampleAtATimeDataset<T> implements Ran
         }
         epoch = e;
         index = i;
+    }
+
+    /** The list's size. */
+    @Override
+    public OptionalLong samplesPerEpoch() {
+        return OptionalLong.of(samples.size());
     }
 }

@@ -22,6 +22,8 @@ public final class NumberShuffle {
     private boolean filled;
     /** The highest epoch among the numbers taken out so far. */
     private long epoch;
+    /** The epoch of the number taken out last. */
+    private long lastEpoch;
 
     /**
      * An empty buffer of {@code bufferSize} numbers, drawing from a generator seeded by {@code seed}.
@@ -80,7 +82,13 @@ public final class NumberShuffle {
 
     private long take(int i) {
         epoch = Math.max(epoch, epochs[i]);
+        lastEpoch = epochs[i];
         return numbers[i];
+    }
+
+    /** The epoch the number taken out last was read in. */
+    public long lastEpoch() {
+        return lastEpoch;
     }
 
     /** The highest epoch among the numbers taken out so far. */
@@ -158,5 +166,6 @@ public final class NumberShuffle {
         random = new SplitMix64(state.field("random"));
         filled = state.field("filled") != 0;
         epoch = state.field("shuffleEpoch");
+        lastEpoch = epoch;
     }
 }

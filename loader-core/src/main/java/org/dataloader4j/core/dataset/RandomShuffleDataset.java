@@ -42,6 +42,8 @@ public final class RandomShuffleDataset<T> extends ForwardingDataset<T> {
     private SplitMix64 random;
     private boolean filled;
     private long epoch;
+    /** The epoch of the sample taken out last. */
+    private long lastEpoch;
 
     /**
      * Shuffles {@code upstream} through a buffer of {@code bufferSize} samples, with a generator
@@ -87,7 +89,7 @@ public final class RandomShuffleDataset<T> extends ForwardingDataset<T> {
             buffer.remove(last);
             return 1;
         }
-        long readEpoch = upstream().epoch();
+        long readEpoch = upstream().sampleEpoch();
         for (int k = 0; k < n; k++) {
             int i = random.nextInt(buffer.size());
             out.add(take(i));
@@ -104,7 +106,7 @@ public final class RandomShuffleDataset<T> extends ForwardingDataset<T> {
             if (upstream().nextInto(buffer) == 0) {
                 return;
             }
-            long readEpoch = upstream().epoch();
+            long readEpoch = upstream().sampleEpoch();
             grow(buffer.size());
             for (int i = start; i < buffer.size(); i++) {
                 put(i, buffer.get(i), readEpoch);
@@ -114,6 +116,7 @@ public final class RandomShuffleDataset<T> extends ForwardingDataset<T> {
 
     private T take(int i) {
         epoch = Math.max(epoch, epochs[i]);
+        lastEpoch = epochs[i];
         return buffer.get(i);
     }
 
@@ -172,11 +175,18 @@ public final class RandomShuffleDataset<T> extends ForwardingDataset<T> {
         random = new SplitMix64(state.field("random"));
         filled = state.field("filled") != 0;
         epoch = state.field("epoch");
+        lastEpoch = epoch;
     }
 
     @Override
     public long epoch() {
         return epoch;
+    }
+
+    /** The epoch the sample taken out last was read in. */
+    @Override
+    public long sampleEpoch() {
+        return lastEpoch;
     }
 
 }

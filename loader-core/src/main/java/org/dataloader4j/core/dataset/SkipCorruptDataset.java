@@ -3,6 +3,7 @@ package org.dataloader4j.core.dataset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalLong;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
@@ -161,5 +162,11 @@ public final class SkipCorruptDataset<T> extends ForwardingDataset<T> {
     @Override
     public String toString() {
         return "SkipCorruptDataset[" + policy + ", " + upstream() + "]";
+    }
+
+    /** Unknown: each corrupt record skipped shortens its epoch by one. */
+    @Override
+    public OptionalLong samplesPerEpoch() {
+        return OptionalLong.empty();
     }
 }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.core.dataset.BatchingDataset;
 import org.dataloader4j.core.dataset.Checks;
@@ -37,6 +39,8 @@ public final class RecordStream implements BatchingDataset<RecordSlice> {
     private final NumberShuffle shuffle;
     private final boolean replacesCorrupt;
     private boolean ended;
+    /** The epoch of each row of the batch yielded last. */
+    private final long[] rowEpochs;
 
     /**
      * Batches of {@code batchSize} records of {@code files} for {@code epochs} epochs, the file
@@ -59,6 +63,7 @@ public final class RecordStream implements BatchingDataset<RecordSlice> {
         this.shuffle = shuffleBuffer == 0 ? null : new NumberShuffle(shuffleBuffer, shuffleSeed);
         this.files = files;
         this.replacesCorrupt = replacesCorrupt;
+        this.rowEpochs = new long[batchSize];
     }
 
     @Override
@@ -104,6 +109,7 @@ public final class RecordStream implements BatchingDataset<RecordSlice> {
                 }
                 return taken;
             }
+            rowEpochs[taken] = shuffle == null ? cursor.epoch() : shuffle.lastEpoch();
             if (numbers != null) {
                 numbers.addNumber(number);
             } else {
@@ -151,6 +157,29 @@ public final class RecordStream implements BatchingDataset<RecordSlice> {
     @Override
     public long epoch() {
         return shuffle == null ? cursor.epoch() : shuffle.epoch();
+    }
+
+    /** The records of the files: every epoch reads each once. */
+    @Override
+    public OptionalLong samplesPerEpoch() {
+        return OptionalLong.of(files.size());
+    }
+
+    /** {@code samplesPerEpoch()} in batches: rounded up, or down if a partial last batch is dropped. */
+    @Override
+    public OptionalLong stepsPerEpoch() {
+        OptionalLong n = samplesPerEpoch();
+        if (n.isEmpty()) {
+            return n;
+        }
+        long samples = n.getAsLong();
+        return OptionalLong.of(dropRemainder ? samples / batchSize : (samples + batchSize - 1) / batchSize);
+    }
+
+    /** The epoch each record of the batch yielded last was read in. */
+    @Override
+    public long epochOf(int row) {
+        return rowEpochs[Objects.checkIndex(row, batchSize)];
     }
 
     @Override

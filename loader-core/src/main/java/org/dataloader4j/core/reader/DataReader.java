@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.dataloader4j.api.Batch;
@@ -66,6 +67,8 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
     private final Pipeline<?> pipeline;
     private final Delivery delivery;
     private final LongSupplier corruptSkipped;
+    private final OptionalLong samplesPerEpoch;
+    private final OptionalLong stepsPerEpoch;
 
     private <T> DataReader(Dataset<T> dataset, Parser<? super T> parser, ReaderOptions options, SkipBudget skips) {
         this.options = options;
@@ -74,6 +77,9 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
         this.capacity = dataset instanceof BatchingDataset<?> batching ? batching.batchSize() : 1;
         this.corruptSkipped = skips != null ? skips::skipped : ForwardingDataset.find(dataset, SkipCorruptDataset.class)
                 .<LongSupplier>map(skip -> skip::skipped).orElse(() -> 0);
+        // Taken before the load thread starts: a dataset is for one thread at a time.
+        this.samplesPerEpoch = dataset.samplesPerEpoch();
+        this.stepsPerEpoch = dataset instanceof BatchingDataset<?> b ? b.stepsPerEpoch() : samplesPerEpoch;
         this.arena = Arena.ofShared();
         long bytesPerSlot = 0;
         try {
@@ -82,12 +88,15 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
                 bytesPerSlot = Math.addExact(bytesPerSlot, spec.byteSize());
             }
             this.offHeapBytes = Math.multiplyExact(bytesPerSlot, (long) options.ringSize());
+            long firstStep = 0;
             if (options.restore() != null) {
-                ReaderState.restore(dataset, skips == null ? options.restore() : skips.restore(options.restore()));
+                firstStep = ReaderState.nextStep(options.restore());
+                DatasetState restored = ReaderState.withoutStep(options.restore());
+                ReaderState.restore(dataset, skips == null ? restored : skips.restore(restored));
             }
             DatasetState initial = dataset.state();
             Pipeline.Settings settings = new Pipeline.Settings(options.name(), capacity, options.ringSize(),
-                    options.parseThreads(), options.watchdog(), options.checkpointEvery());
+                    options.parseThreads(), options.watchdog(), options.checkpointEvery(), firstStep);
             Consumer<String> report = options.watchdogReport() != null ? options.watchdogReport() : r -> LOG.warn("{}", r);
             this.pipeline = new Pipeline<>(settings, dataset, initial, parser, specs, arena, report, () -> metrics().toString());
             this.delivery = new Delivery(pipeline, initial, skips);
@@ -145,6 +154,32 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
         return capacity;
     }
 
+    /**
+     * The samples this reader reads per epoch, where they are known when it opens: a reader of
+     * indexed record files (all of its files, or with file sharding only its own), a rank's share
+     * of the records under {@link FilePipelineBuilder#distributed} (padding included, the same on
+     * every rank), a list. Empty for a stream whose length is known only at its end (compressed
+     * TFRecord files, a format's own stream) and where a {@link SkipCorruptDataset} drops corrupt
+     * records out of the stream.
+     */
+    public OptionalLong samplesPerEpoch() {
+        return samplesPerEpoch;
+    }
+
+    /**
+     * The batches one epoch fills, where {@link #samplesPerEpoch()} is known and batches are cut
+     * by count ({@link BatchingDataset#stepsPerEpoch()}): {@code ceil(n / batchSize)}, or
+     * {@code floor} with {@code dropRemainder}. Under {@link FilePipelineBuilder#distributed} every
+     * rank has the same count, so every rank takes the same steps; with file sharding
+     * ({@link FilePipelineBuilder#shard}) it is this rank's own, and ranks whose files hold different
+     * numbers of records differ. Batches run on across an epoch's end ({@link Batch#epoch(int)}):
+     * over {@code E} epochs a reader yields {@code E × n / batchSize} batches, rounded the same
+     * way. Empty where the count is not known: a stream, batches grouped by a key.
+     */
+    public OptionalLong stepsPerEpoch() {
+        return stepsPerEpoch;
+    }
+
     /** The settings this reader runs with. */
     public ReaderOptions options() {
         return options;
@@ -178,7 +213,10 @@ public final class DataReader implements AutoCloseable, Iterable<Batch> {
      * (which runs ahead by up to the ring size): a reader built with
      * {@link ReaderOptions.Builder#restore(DatasetState)} of it continues with the next batch.
      * Between the dataset's checkpoints ({@link ReaderOptions#checkpointEvery()}) it is
-     * {@code replay{batches=n}/<the last checkpoint>}; see {@link ReaderState}.
+     * {@code replay{batches=n}/<the last checkpoint>}; see {@link ReaderState}. Around it,
+     * {@code step{next=n}} keeps the step of the next batch, so that {@link Batch#index()} goes on
+     * counting after a restore; a state without it (a dataset's own, or one saved by an older
+     * version) restores with the count starting again at 0.
      */
     public DatasetState state() {
         return delivery.state();

@@ -480,14 +480,18 @@ class DataReaderTest {
         for (int k = 0; k < states.size(); k++) {
             DatasetState state = states.get(k);
             int since = k % ReaderOptions.DEFAULT_CHECKPOINT_EVERY;
-            assertEquals(since == 0 ? "batch" : "replay", state.kind(), "after batch " + k);
+            assertEquals(ReaderState.STEP, state.kind(), "after batch " + k);
+            assertEquals(k, state.field("next"), "after batch " + k);
+            DatasetState position = state.requireUpstream();
+            assertEquals(since == 0 ? "batch" : "replay", position.kind(), "after batch " + k);
             if (since != 0) {
-                assertEquals(since, state.field("batches"), "after batch " + k);
+                assertEquals(since, position.field("batches"), "after batch " + k);
             }
             DatasetState again = DatasetStateCodec.fromText(DatasetStateCodec.toText(state));
             try (DataReader resumed = reader(stack(2, 999), ReaderOptions.builder().restore(again))) {
                 List<IntParser.Rows> rest = new ArrayList<>();
                 for (Batch b = resumed.read(); b != null; b = resumed.read()) {
+                    assertEquals(k + rest.size(), b.index(), "the step of a batch after a resume after batch " + k);
                     rest.add(IntParser.Rows.of(b));
                 }
                 assertEquals(expected.subList(k, expected.size()), rest, "resumed after batch " + k);
@@ -543,7 +547,27 @@ class DataReaderTest {
     @Test
     void stateBeforeAnyReadIsTheStart() {
         try (DataReader reader = reader(stack(1, 3))) {
-            assertEquals(stack(1, 3).state(), reader.state());
+            assertEquals(ReaderState.withStep(stack(1, 3).state(), 0), reader.state());
+        }
+    }
+
+    @Test
+    void aStateWithoutStepsRestoresThePositionAndCountsStepsFromZero() {
+        // As saved before readers kept steps: the position alone, here a replay of a checkpoint.
+        DatasetState old;
+        List<IntParser.Rows> expected = reference(() -> stack(1, 5));
+        try (DataReader reader = reader(stack(1, 5))) {
+            for (int i = 0; i < 3; i++) {
+                reader.read();
+            }
+            old = ReaderState.withoutStep(reader.state());
+        }
+        assertEquals(ReaderState.REPLAY, old.kind());
+        try (DataReader resumed = reader(stack(1, 5), ReaderOptions.builder().restore(old))) {
+            Batch first = resumed.read();
+            assertEquals(expected.get(3), IntParser.Rows.of(first));
+            assertEquals(0, first.index());
+            assertEquals(1, ReaderState.nextStep(resumed.state()));
         }
     }
 

@@ -25,17 +25,21 @@ public final class ResumeRuns {
     }
 
     /**
-     * What a training loop sees of one batch: its size, its epoch and the bytes of every output
-     * (a ragged output's offsets and the values they span).
+     * What a training loop sees of one batch: its step, its size, its epoch and each row's, and
+     * the bytes of every output (a ragged output's offsets and the values they span).
      */
     public static final class Seen {
+        private final long step;
         private final int size;
         private final long epoch;
+        private final long[] rowEpochs;
         private final Map<String, byte[]> outputs;
 
-        private Seen(int size, long epoch, Map<String, byte[]> outputs) {
+        private Seen(long step, int size, long epoch, long[] rowEpochs, Map<String, byte[]> outputs) {
+            this.step = step;
             this.size = size;
             this.epoch = epoch;
+            this.rowEpochs = rowEpochs;
             this.outputs = outputs;
         }
 
@@ -45,7 +49,11 @@ public final class ResumeRuns {
             for (String name : batch.names()) {
                 outputs.put(name, bytes(batch, name));
             }
-            return new Seen(batch.size(), batch.epoch(), outputs);
+            long[] rowEpochs = new long[batch.size()];
+            for (int row = 0; row < rowEpochs.length; row++) {
+                rowEpochs[row] = batch.epoch(row);
+            }
+            return new Seen(batch.index(), batch.size(), batch.epoch(), rowEpochs, outputs);
         }
 
         private static byte[] bytes(Batch batch, String name) {
@@ -72,6 +80,16 @@ public final class ResumeRuns {
             return epoch;
         }
 
+        /** The batch's step ({@code Batch.index()}). */
+        public long step() {
+            return step;
+        }
+
+        /** The epoch of each row. */
+        public long[] rowEpochs() {
+            return rowEpochs.clone();
+        }
+
         /** The bytes of output {@code name}. */
         public byte[] output(String name) {
             byte[] b = outputs.get(name);
@@ -83,8 +101,8 @@ public final class ResumeRuns {
 
         @Override
         public boolean equals(Object o) {
-            if (!(o instanceof Seen other) || size != other.size || epoch != other.epoch
-                    || !outputs.keySet().equals(other.outputs.keySet())) {
+            if (!(o instanceof Seen other) || step != other.step || size != other.size || epoch != other.epoch
+                    || !Arrays.equals(rowEpochs, other.rowEpochs) || !outputs.keySet().equals(other.outputs.keySet())) {
                 return false;
             }
             return outputs.entrySet().stream().allMatch(e -> Arrays.equals(e.getValue(), other.outputs.get(e.getKey())));
@@ -92,7 +110,7 @@ public final class ResumeRuns {
 
         @Override
         public int hashCode() {
-            int h = 31 * size + Long.hashCode(epoch);
+            int h = 31 * (31 * size + Long.hashCode(epoch)) + Long.hashCode(step);
             for (byte[] b : outputs.values()) {
                 h = 31 * h + Arrays.hashCode(b);
             }
@@ -101,7 +119,8 @@ public final class ResumeRuns {
 
         @Override
         public String toString() {
-            StringBuilder sb = new StringBuilder("batch(size=" + size + ", epoch=" + epoch);
+            StringBuilder sb = new StringBuilder("batch(step=" + step + ", size=" + size + ", epoch=" + epoch
+                    + ", row epochs=" + Arrays.toString(rowEpochs));
             outputs.forEach((name, b) -> sb.append(", ").append(name).append(": ").append(b.length)
                     .append(" bytes #").append(Integer.toHexString(Arrays.hashCode(b))));
             return sb.append(')').toString();

@@ -29,6 +29,8 @@ public final class Delivery {
     /** Where the dataset stands as of the last batch handed out: a checkpoint and the batches since. */
     private DatasetState delivered;
     private int deliveredSince;
+    /** The step of the next batch to hand out. */
+    private long nextStep;
 
     private volatile long stallNanos;
     private volatile long batchesRead;
@@ -39,6 +41,7 @@ public final class Delivery {
      * (null for a strict reader) as each batch is handed out.
      */
     public Delivery(Pipeline<?> pipeline, DatasetState initialState, SkipBudget skips) {
+        this.nextStep = pipeline.settings().firstStep();
         this.pipeline = pipeline;
         this.ring = pipeline.ring();
         this.name = pipeline.settings().name();
@@ -93,6 +96,7 @@ public final class Delivery {
             return null;
         }
         batchesRead++;
+        nextStep = slot.index + 1;
         heldSequence = sequence;
         return new SlotView(slot, slot.rows, capacity, () -> release(sequence));
     }
@@ -152,11 +156,12 @@ public final class Delivery {
 
     /**
      * The dataset's state as of the last batch handed out (see {@link ReaderState}), with the skip
-     * counts as of then, if the reader skips ({@link SkipBudget#wrap}).
+     * counts as of then, if the reader skips ({@link SkipBudget#wrap}), and the next batch's step
+     * around both ({@link ReaderState#withStep}).
      */
     public DatasetState state() {
         DatasetState state = ReaderState.of(delivered, deliveredSince);
-        return skips == null ? state : skips.wrap(state);
+        return ReaderState.withStep(skips == null ? state : skips.wrap(state), nextStep);
     }
 
     /** The batches handed out. */

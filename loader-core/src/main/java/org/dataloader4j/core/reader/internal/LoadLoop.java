@@ -33,6 +33,10 @@ final class LoadLoop<T> implements Runnable {
     private final int checkpointEvery;
     /** The dataset's state before the first batch: the first checkpoint. */
     private final DatasetState initialState;
+    /** The step of the first batch: 0, or where the restored reader's state stopped. */
+    private final long firstStep;
+    /** The epoch of each row of the batch being loaded. */
+    private final long[] rowEpochs;
 
     /** Set before the last slot (the end, or a load failure) is published: the dataset is not touched after it. */
     private volatile boolean finished;
@@ -41,11 +45,14 @@ final class LoadLoop<T> implements Runnable {
     private volatile long busyNanos;
     private volatile long blockedNanos;
 
-    LoadLoop(SlotRing ring, Dataset<T> dataset, DatasetState initialState, int capacity, int checkpointEvery) {
+    LoadLoop(SlotRing ring, Dataset<T> dataset, DatasetState initialState, long firstStep, int capacity,
+             int checkpointEvery) {
         this.ring = ring;
         this.dataset = dataset;
         this.recycler = ForwardingDataset.recycler(dataset).orElse(null);
         this.initialState = initialState;
+        this.firstStep = firstStep;
+        this.rowEpochs = new long[capacity];
         this.capacity = capacity;
         this.checkpointEvery = checkpointEvery;
     }
@@ -76,6 +83,7 @@ final class LoadLoop<T> implements Runnable {
                         sinceCheckpoint = 0;
                     }
                     epoch = dataset.epoch();
+                    rowEpochs(batch.size(), epoch);
                     count(batch);
                 } catch (Throwable t) {
                     failure = t;
@@ -95,7 +103,7 @@ final class LoadLoop<T> implements Runnable {
                 Slot slot = ring.slot(sequence);
                 @SuppressWarnings("unchecked")
                 List<T> done = (List<T>) slot.samples;
-                slot.load(index, batch, checkpoint, sinceCheckpoint, epoch, end, failure);
+                slot.load(firstStep + index, batch, checkpoint, sinceCheckpoint, epoch, rowEpochs, end, failure);
                 ring.publish(sequence);
                 if (end || failure != null) {
                     return;
@@ -111,6 +119,17 @@ final class LoadLoop<T> implements Runnable {
             }
         } catch (Throwable t) {
             ring.fail(t);
+        }
+    }
+
+    /** Notes each row's epoch: a batching dataset's for each row, else the one sample's, {@code epoch}. */
+    private void rowEpochs(int rows, long epoch) {
+        if (dataset instanceof BatchingDataset<T> batching) {
+            for (int row = 0; row < rows; row++) {
+                rowEpochs[row] = batching.epochOf(row);
+            }
+        } else if (rows > 0) {
+            rowEpochs[0] = dataset.sampleEpoch();
         }
     }
 

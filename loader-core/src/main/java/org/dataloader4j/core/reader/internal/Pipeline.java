@@ -42,9 +42,10 @@ public final class Pipeline<T> {
      * @param parseThreads    the threads that parse, workers and their helpers together
      * @param watchdog        how long without a parsed batch before the watchdog reports; zero for none
      * @param checkpointEvery how many batches apart the load thread takes the dataset's state
+     * @param firstStep       the step of the first batch ({@code Batch.index()}): 0, or where a restored state stopped
      */
     public record Settings(String name, int capacity, int ringSize, int parseThreads, Duration watchdog,
-                           int checkpointEvery) {
+                           int checkpointEvery, long firstStep) {
     }
 
     private static final int RUNNING = 0;
@@ -95,7 +96,8 @@ public final class Pipeline<T> {
         }
         this.workers = List.copyOf(all);
         this.liveWorkers = new AtomicInteger(count);
-        this.load = new LoadLoop<>(ring, dataset, initialState, settings.capacity(), settings.checkpointEvery());
+        this.load = new LoadLoop<>(ring, dataset, initialState, settings.firstStep(), settings.capacity(),
+                settings.checkpointEvery());
         this.loadThread = Threads.daemon(load, settings.name() + "-load");
         this.watchdog = settings.watchdog().isZero() ? null
                 : new Watchdog(this, settings.watchdog(), watchdogReport, metrics, settings.name() + "-watchdog");

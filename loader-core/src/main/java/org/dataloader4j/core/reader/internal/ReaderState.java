@@ -29,6 +29,11 @@ import org.dataloader4j.core.dataset.SampleRecycler;
 public final class ReaderState {
     /** The kind of a state that is a checkpoint and the batches since. */
     public static final String REPLAY = "replay";
+    /**
+     * The kind of the outermost layer of a reader's state: {@code step{next=n}}, the step the
+     * next batch has ({@code Batch.index()}), so that a restored reader goes on counting.
+     */
+    public static final String STEP = "step";
 
     private ReaderState() {
     }
@@ -36,6 +41,33 @@ public final class ReaderState {
     /** The state of a dataset that yielded {@code since} batches after it was at {@code checkpoint}. */
     public static DatasetState of(DatasetState checkpoint, int since) {
         return since == 0 ? checkpoint : DatasetState.of(REPLAY, checkpoint).with("batches", since);
+    }
+
+    /** {@code state} with the step of the next batch, {@code next}, around it. */
+    public static DatasetState withStep(DatasetState state, long next) {
+        return DatasetState.of(STEP, state).with("next", next);
+    }
+
+    /**
+     * The step of the next batch after {@code state}: its {@link #STEP} field, or 0 for a state
+     * without one (a dataset's own state, or one saved before readers kept steps).
+     *
+     * @throws IllegalArgumentException if the step is negative
+     */
+    public static long nextStep(DatasetState state) {
+        if (!state.kind().equals(STEP)) {
+            return 0;
+        }
+        long next = state.field("next");
+        if (next < 0) {
+            throw new IllegalArgumentException("a reader's step is >= 0, not " + next + ": " + state);
+        }
+        return next;
+    }
+
+    /** {@code state} without its {@link #STEP} layer, if it has one. */
+    public static DatasetState withoutStep(DatasetState state) {
+        return state.kind().equals(STEP) ? state.requireUpstream() : state;
     }
 
     /**

@@ -24,6 +24,8 @@ final class Slot {
     DatasetState checkpoint;
     int sinceCheckpoint;
     long epoch;
+    /** The epoch of each row; made at the slot's first batch, as long as the reader's batch size. */
+    long[] rowEpochs;
     boolean end;
     Throwable failure;
     String failedStage;
@@ -35,14 +37,20 @@ final class Slot {
     Slot() {
     }
 
-    void load(long index, List<?> samples, DatasetState checkpoint, int sinceCheckpoint, long epoch, boolean end,
-              Throwable failure) {
+    void load(long index, List<?> samples, DatasetState checkpoint, int sinceCheckpoint, long epoch, long[] epochs,
+              boolean end, Throwable failure) {
         this.index = index;
         this.samples = samples;
         this.rows = samples == null ? 0 : samples.size();
         this.checkpoint = checkpoint;
         this.sinceCheckpoint = sinceCheckpoint;
         this.epoch = epoch;
+        if (rowEpochs == null) {
+            rowEpochs = new long[epochs.length];
+        }
+        if (failure == null) {
+            System.arraycopy(epochs, 0, rowEpochs, 0, rows);
+        }
         this.end = end;
         this.failure = failure;
         this.failedStage = failure == null ? null : "load";

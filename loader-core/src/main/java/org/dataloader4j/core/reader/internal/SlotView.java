@@ -1,6 +1,7 @@
 package org.dataloader4j.core.reader.internal;
 
 import java.util.List;
+import java.util.Objects;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.api.Lease;
 import org.dataloader4j.api.RaggedTensor;
@@ -58,6 +59,12 @@ final class SlotView implements Batch, Lease {
     public long epoch() {
         check();
         return slot.epoch;
+    }
+
+    @Override
+    public long epoch(int row) {
+        check();
+        return slot.rowEpochs[Objects.checkIndex(row, size)];
     }
 
     @Override
