@@ -37,6 +37,7 @@ public final class MiniReader {
          *                                      or the batch size is not set
          * @throws java.io.UncheckedIOException naming a missing file
          */
+        @Override
         public DataReader build() {
             MiniDataset dataset = new MiniDataset(resolveFiles(), epochs(), shuffleAfterEpoch(), fileOrderSeed());
             return assemble(dataset, new MiniDecoder(new MiniParser()));

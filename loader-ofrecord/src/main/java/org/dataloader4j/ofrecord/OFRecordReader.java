@@ -7,8 +7,10 @@ import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.decode.RecordFeatures;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.image.ImageParser;
+import org.dataloader4j.ofrecord.internal.BatchParse;
 import org.dataloader4j.image.ImagePipelineBuilder;
 import org.dataloader4j.image.ImageTransform;
 
@@ -70,6 +72,13 @@ public final class OFRecordReader {
             return this;
         }
 
+        /** An OFRecord's features: the map of its field 1, with OneFlow's five lists. */
+        @Override
+        @SuppressWarnings("exports")
+        protected RecordFeatures recordFeatures() {
+            return BatchParse.FEATURES;
+        }
+
         /**
          * Checks that every file exists and starts the reader.
          *
@@ -78,6 +87,7 @@ public final class OFRecordReader {
          *                                      shared out among the ranks
          * @throws java.io.UncheckedIOException naming a missing file
          */
+        @Override
         public DataReader build() {
             Parser<RecordSlice> parser = withImages(ImageParser.Records.OFRECORD,
                     decoders.isEmpty() && hasImages() ? null : new OFRecordParser(decoders));

@@ -8,9 +8,11 @@ import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.Parser;
 import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.decode.RecordFeatures;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.image.ImageParser;
+import org.dataloader4j.tfrecord.internal.ExampleParse;
 import org.dataloader4j.image.ImagePipelineBuilder;
 import org.dataloader4j.image.ImageTransform;
 
@@ -116,6 +118,16 @@ public final class TFRecordReader {
         }
 
         /**
+         * A tf.Example's features, or a SequenceExample's context: the map in field 1 of its
+         * field 1, with TensorFlow's three lists.
+         */
+        @Override
+        @SuppressWarnings("exports")
+        protected RecordFeatures recordFeatures() {
+            return ExampleParse.FEATURES;
+        }
+
+        /**
          * Checks that every file exists and starts the reader.
          *
          * @throws IllegalArgumentException     if no feature is set, two share a name, the batch
@@ -123,6 +135,7 @@ public final class TFRecordReader {
          *                                      among the ranks
          * @throws java.io.UncheckedIOException naming a missing file
          */
+        @Override
         public DataReader build() {
             Parser<RecordSlice> parser = withImages(ImageParser.Records.EXAMPLE,
                     hasImages() && features.isEmpty() && featureLists.isEmpty() ? null

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import java.util.function.UnaryOperator;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.Parser;
@@ -19,11 +20,14 @@ import org.dataloader4j.core.dataset.BatchDataset;
 import org.dataloader4j.core.dataset.Checks;
 import org.dataloader4j.core.dataset.DistributedTrainingDataset;
 import org.dataloader4j.core.dataset.DistributedTrainingOptions;
+import org.dataloader4j.core.dataset.GroupBatchDataset;
+import org.dataloader4j.core.dataset.GroupBatchOptions;
 import org.dataloader4j.core.dataset.RandomShuffleDataset;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.dataset.SkipCorruptDataset;
 import org.dataloader4j.core.dataset.SkipPolicy;
 import org.dataloader4j.core.dataset.ValidMaskParser;
+import org.dataloader4j.core.decode.RecordFeatures;
 import org.dataloader4j.core.files.FileOrder;
 import org.dataloader4j.core.files.FrameReader;
 import org.dataloader4j.core.files.PartFiles;
@@ -40,7 +44,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The options every reader of part files shares, with OneFlow's names and defaults, and the
  * pipeline they build: {@code <format dataset> → [RandomShuffleDataset] → BatchDataset →
- * DataReader}. A format's builder (such as {@code MiniReader.Builder}) extends it, adds its own
+ * DataReader}, or with {@link #groupBy} a {@link GroupBatchDataset} in place of the
+ * {@code BatchDataset}. A format's builder (such as {@code MiniReader.Builder}) extends it, adds its own
  * options and calls {@link #assemble} (or {@link #assembleRecords} for a format of framed
  * records). Every setter checks its argument at once.
  *
@@ -87,6 +92,8 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     private List<URI> remoteFiles;
     private final Map<String, String> storeOptions = new LinkedHashMap<>();
     private boolean listParts;
+    private GroupKey groupKey;
+    private int groupBuffer;
 
     /** A builder whose reader threads are named after {@code defaultName} unless its {@link #reader} options name them. */
     protected FilePipelineBuilder(String defaultName) {
@@ -336,6 +343,53 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         return self();
     }
 
+    /**
+     * Batches records by {@code key}: every batch holds records of one group, batches in the order
+     * their first record was read ({@link GroupBatchDataset}, OneFlow's rule), at most
+     * {@code 16 × batchSize} records held back waiting for their group's batch to fill, after
+     * which the oldest batch goes out short. Every other option applies as without it: the files,
+     * their naming and sharding ({@link #shard}, {@link #distributed}), the shuffle (before the
+     * grouping), epochs, {@link #skipCorrupt} (a corrupt record is skipped before its key is
+     * read), the metrics and {@link ReaderOptions#restore resume}; {@link #dropRemainder} drops
+     * the partial batches left at the end. The key is read on the load thread, which then reads
+     * each record's bytes; batch sizes depend on the data, so the reader knows no
+     * {@link DataReader#stepsPerEpoch()}, and under {@link #distributed} ranks may take different
+     * numbers of steps. For formats of records with a feature map (OFRecord, TFRecord); not with
+     * {@link DistributedTrainingOptions.Remainder#PAD_WITH_MASK}.
+     */
+    public B groupBy(GroupKey key) {
+        this.groupKey = Objects.requireNonNull(key, "key");
+        return self();
+    }
+
+    /**
+     * As {@link #groupBy(GroupKey)}, holding back at most {@code maxBufferedSamples} records
+     * ({@link GroupBatchOptions#maxBufferedSamples()}; at least the batch size, checked when the
+     * reader is built).
+     */
+    public B groupBy(GroupKey key, int maxBufferedSamples) {
+        this.groupBuffer = Checks.positive("maxBufferedSamples", maxBufferedSamples);
+        return groupBy(key);
+    }
+
+    /**
+     * The layout of this format's features, which the built-in {@link GroupKey}s read; null (the
+     * default) for a format without a feature map.
+     */
+    @SuppressWarnings("exports") // RecordFeatures: for the format modules, which see core.decode
+    protected RecordFeatures recordFeatures() {
+        return null;
+    }
+
+    /**
+     * Checks that every file exists and starts the reader: each format's builder says what else
+     * it checks.
+     *
+     * @throws IllegalArgumentException     if the options do not fit together
+     * @throws java.io.UncheckedIOException naming a missing file
+     */
+    public abstract DataReader build();
+
     /** The reader's name, which its threads' names start with. */
     protected String readerName() {
         return readerOptions().name();
@@ -471,17 +525,21 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     protected DataReader assembleRecords(Function<List<Path>, Dataset<RecordSlice>> fileDataset,
                                          BiFunction<List<Path>, Path, RandomAccessDataset<RecordSlice>> indexed,
                                          Parser<RecordSlice> parser, FrameReader frames) {
-        if (remote() && (distributed != null || frames == null)) {
+        if (remote() && (distributed != null || frames == null || groupKey != null)) {
             throw new IllegalArgumentException(distributed != null
                     ? "distributed(options) reads local files only: share remote files among ranks with shard(rank, worldSize)"
+                    : groupKey != null ? "groupBy reads local files only: copy the files to a local disk"
                     : "compressed record files are read from local files only: copy them to a local disk, or write them uncompressed");
         }
-        if (distributed == null && frames != null) {
+        ToLongFunction<RecordSlice> groupFn = groupKey == null ? null : groupKey.bind(recordFeatures());
+        if (distributed == null && frames != null && groupFn == null) {
             checkBatchSize(null);
             return numbered(frames, parser);
         }
         if (distributed == null) {
-            return assemble(fileDataset.apply(resolveFiles()), parser);
+            Dataset<RecordSlice> source = fileDataset.apply(resolveFiles());
+            checkBatchSize(source);
+            return pipeline(source, parser, groupFn);
         }
         checkBatchSize(null);
         if (!skipCorrupt.strict()) {
@@ -493,6 +551,10 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
                     + " epochs and shuffleAfterEpoch unset (shard=" + rank + "/" + worldSize + " epochs=" + epochs
                     + " shuffleAfterEpoch=" + shuffleAfterEpoch + ")");
         }
+        if (groupFn != null && distributed.remainder() == DistributedTrainingOptions.Remainder.PAD_WITH_MASK) {
+            throw new IllegalArgumentException("groupBy makes batches of the data's own sizes, which PAD_WITH_MASK cannot"
+                    + " pad: use Remainder.DROP or WRAP with groupBy");
+        }
         RandomAccessDataset<RecordSlice> records = indexed.apply(allFiles(), indexDir);
         DistributedTrainingDataset<RecordSlice> share;
         try {
@@ -502,8 +564,8 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
             throw e;
         }
         return distributed.remainder() == DistributedTrainingOptions.Remainder.PAD_WITH_MASK
-                ? pipeline(share, new ValidMaskParser<>(parser))
-                : pipeline(share.unwrapped(), parser);
+                ? pipeline(share, new ValidMaskParser<>(parser), null)
+                : pipeline(share.unwrapped(), parser, groupFn);
     }
 
     /**
@@ -519,7 +581,12 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
             throw new IllegalArgumentException("distributed(options) deals out framed records through an index;"
                     + " this reader has none: use shard(rank, worldSize) to share whole files");
         }
-        return pipeline(source, parser);
+        if (groupKey != null) {
+            source.close();
+            throw new IllegalArgumentException("groupBy(" + groupKey + ") groups records of record files; this reader"
+                    + " reads none: batch with GroupBatchDataset over the dataset");
+        }
+        return pipeline(source, parser, null);
     }
 
     /** Throws if the batch size is not set, closing {@code source} (may be null) first. */
@@ -580,6 +647,15 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         }
     }
 
+    /** The settings of the group batch: the batch size, the bound if given, {@link #dropRemainder}. */
+    private GroupBatchOptions groupOptions() {
+        GroupBatchOptions.Builder options = GroupBatchOptions.builder(batchSize).dropRemainder(dropRemainder);
+        if (groupBuffer > 0) {
+            options.maxBufferedSamples(groupBuffer);
+        }
+        return options.build();
+    }
+
     /** The seed of the shuffle buffer: the user's, or a random one, logged. */
     private long shuffleSeed(ReaderOptions options) {
         if (seed != -1) {
@@ -591,7 +667,11 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         return drawn;
     }
 
-    private <T> DataReader pipeline(Dataset<T> source, Parser<? super T> parser) {
+    /**
+     * {@code source}, with corrupt samples skipped and shuffled if asked, batched (by
+     * {@code groupFn}'s groups where it is not null), parsed by {@code parser}.
+     */
+    private <T> DataReader pipeline(Dataset<T> source, Parser<? super T> parser, ToLongFunction<? super T> groupFn) {
         ReaderOptions options = readerOptions();
         Dataset<T> dataset = source;
         try {
@@ -601,7 +681,8 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
             if (randomShuffle) {
                 dataset = new RandomShuffleDataset<>(dataset, shuffleBufferSize, shuffleSeed(options));
             }
-            dataset = new BatchDataset<>(dataset, batchSize, dropRemainder);
+            dataset = groupFn == null ? new BatchDataset<>(dataset, batchSize, dropRemainder)
+                    : new GroupBatchDataset<>(dataset, groupFn, groupOptions());
         } catch (RuntimeException e) {
             dataset.close();
             throw e;

@@ -14,6 +14,7 @@ import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.DatasetStateCodec;
 import org.dataloader4j.api.RaggedTensor;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.core.reader.internal.ReaderState;
 
 /**
  * Resume checks on whole readers, for every module's tests (this module's test jar): a run read
@@ -68,6 +69,11 @@ public final class ResumeRuns {
             byte[] both = Arrays.copyOf(offsets, offsets.length + values.length);
             System.arraycopy(values, 0, both, offsets.length, values.length);
             return both;
+        }
+
+        /** This batch as a reader whose count started elsewhere would number it: at {@code newStep}. */
+        public Seen atStep(long newStep) {
+            return new Seen(newStep, size, epoch, rowEpochs, outputs);
         }
 
         /** The rows of batch. */
@@ -193,6 +199,23 @@ public final class ResumeRuns {
                     "resumed after " + k + " of " + run.batches().size() + " batches from " + state);
         }
         return run;
+    }
+
+    /**
+     * {@code batches} numbered from {@code first}: what a reader over a dataset restored by hand
+     * (its own {@code restore}, not the reader's) reads, since its count of steps starts at 0.
+     */
+    public static List<Seen> renumbered(List<Seen> batches, long first) {
+        List<Seen> out = new ArrayList<>(batches.size());
+        for (Seen b : batches) {
+            out.add(b.atStep(first + out.size()));
+        }
+        return out;
+    }
+
+    /** A reader's state without its step layer: the position of its dataset, which the dataset's own {@code restore} takes. */
+    public static DatasetState position(DatasetState readerState) {
+        return readerState.kind().equals(ReaderState.STEP) ? readerState.requireUpstream() : readerState;
     }
 
     /**

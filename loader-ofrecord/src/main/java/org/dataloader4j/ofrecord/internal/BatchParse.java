@@ -8,6 +8,7 @@ import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.decode.BatchDecoder;
 import org.dataloader4j.core.decode.DecodeMode;
+import org.dataloader4j.core.decode.RecordFeatures;
 import org.dataloader4j.core.wire.MapScanner;
 
 /**
@@ -16,6 +17,9 @@ import org.dataloader4j.core.wire.MapScanner;
  * {@link RowDecoder} per thread. Each column is an entry: the feature of its key.
  */
 public final class BatchParse {
+    /** Where the records' features lie, for keys that read one feature (a reader's {@code groupBy}). */
+    public static final RecordFeatures FEATURES = new RecordFeatures(RowDecoder.SCHEMA, 1);
+
     private final BatchDecoder decoder;
 
     /** The parse of {@code columns}, in output order, on {@code mode}'s path. */

@@ -9,6 +9,7 @@ import org.dataloader4j.api.ParallelLoop;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.decode.BatchDecoder;
 import org.dataloader4j.core.decode.DecodeMode;
+import org.dataloader4j.core.decode.RecordFeatures;
 
 /**
  * The machinery behind one {@code ExampleParser}: its specs flattened into columns (the
@@ -19,6 +20,9 @@ import org.dataloader4j.core.decode.DecodeMode;
  * with feature lists learns no layouts. Immutable.
  */
 public final class ExampleParse {
+    /** Where a tf.Example's features (a SequenceExample's context) lie, for keys that read one feature. */
+    public static final RecordFeatures FEATURES = new RecordFeatures(ExampleRowDecoder.SCHEMA, 1, 1);
+
     private final FeatureColumn[] columns;
     /** Spec {@code s}'s first column; its companions follow it. */
     private final int[] specColumns;
