@@ -176,6 +176,12 @@ public final class RecordStream implements BatchingDataset<RecordSlice> {
         return OptionalLong.of(dropRemainder ? samples / batchSize : (samples + batchSize - 1) / batchSize);
     }
 
+    /** The epoch of the record yielded last. */
+    @Override
+    public long sampleEpoch() {
+        return shuffle == null ? cursor.epoch() : shuffle.lastEpoch();
+    }
+
     /** The epoch each record of the batch yielded last was read in. */
     @Override
     public long epochOf(int row) {
