@@ -31,8 +31,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ArchitectureTest {
     private static final String ROOT = "org.dataloader4j";
     /** The modules whose classes must be here for the rules to mean anything. */
-    private static final List<String> MODULES =
-            List.of("api", "format", "core", "image", "mini", "ofrecord", "tfrecord", "djl", "samples", "cli", "testkit", "benchmarks", "spark");
+    private static final List<String> MODULES = List.of("api", "format", "core", "image", "mini", "ofrecord", "tfrecord",
+            "djl", "samples", "cli", "testkit", "benchmarks", "hadoop", "spark");
 
     private static JavaClasses classes;
 
