@@ -81,12 +81,7 @@ public final class BatchDataset<T> extends ForwardingDataset<T> implements Batch
     /** {@code samplesPerEpoch()} in batches: rounded up, or down if a partial last batch is dropped. */
     @Override
     public OptionalLong stepsPerEpoch() {
-        OptionalLong n = samplesPerEpoch();
-        if (n.isEmpty()) {
-            return n;
-        }
-        long samples = n.getAsLong();
-        return OptionalLong.of(dropRemainder ? samples / batchSize : (samples + batchSize - 1) / batchSize);
+        return BatchingDataset.stepsOf(samplesPerEpoch(), batchSize, dropRemainder);
     }
 
     /** The epoch the upstream gave for row {@code row}'s sample as it was taken. */

@@ -43,6 +43,19 @@ public interface BatchingDataset<T> extends Dataset<T> {
     }
 
     /**
+     * The steps of {@code samples} samples cut into batches of {@code batchSize}: rounded up, or
+     * down if a partial last batch is dropped; empty if {@code samples} is. For the datasets that
+     * cut batches by count.
+     */
+    static OptionalLong stepsOf(OptionalLong samples, int batchSize, boolean dropRemainder) {
+        if (samples.isEmpty()) {
+            return samples;
+        }
+        long n = samples.getAsLong();
+        return OptionalLong.of(dropRemainder ? n / batchSize : (n + batchSize - 1) / batchSize);
+    }
+
+    /**
      * A list to collect one batch in: a reader fills one per slot of its ring with
      * {@link #nextInto} and reuses it when the slot comes round. The default is an
      * {@code ArrayList}; a dataset may hand out a list of its own that holds its samples more

@@ -168,12 +168,7 @@ public final class RecordStream implements BatchingDataset<RecordSlice> {
     /** {@code samplesPerEpoch()} in batches: rounded up, or down if a partial last batch is dropped. */
     @Override
     public OptionalLong stepsPerEpoch() {
-        OptionalLong n = samplesPerEpoch();
-        if (n.isEmpty()) {
-            return n;
-        }
-        long samples = n.getAsLong();
-        return OptionalLong.of(dropRemainder ? samples / batchSize : (samples + batchSize - 1) / batchSize);
+        return BatchingDataset.stepsOf(samplesPerEpoch(), batchSize, dropRemainder);
     }
 
     /** The epoch of the record yielded last. */
