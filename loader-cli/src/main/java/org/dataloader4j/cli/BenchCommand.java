@@ -2,9 +2,6 @@ package org.dataloader4j.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
@@ -12,6 +9,8 @@ import org.dataloader4j.api.Batch;
 import org.dataloader4j.cli.internal.ExitCodes;
 import org.dataloader4j.cli.internal.FeatureOption;
 import org.dataloader4j.cli.internal.FileFormat;
+import org.dataloader4j.cli.internal.InputFile;
+import org.dataloader4j.cli.internal.InputFiles;
 import org.dataloader4j.cli.internal.Progress;
 import org.dataloader4j.cli.internal.RecordScan;
 import org.dataloader4j.cli.internal.Units;
@@ -124,19 +123,24 @@ final class BenchCommand implements Callable<Integer> {
         }
         List<FeatureOption> specs = features.stream().map(FeatureOption::parse).toList();
         ImageCodec imageCodec = image != null ? CodecOption.codec(codec) : null;
-        List<Path> files = inputs.files();
+        try (InputFiles opened = inputs.open()) {
+            return bench(opened.files(), specs, imageCodec);
+        }
+    }
+
+    private int bench(List<InputFile> files, List<FeatureOption> specs, ImageCodec imageCodec) throws IOException {
         Framing framing = inputs.formatOf(files.get(0)).framing();
         PrintWriter out = loader.terminal().out();
 
         long fileBytes = 0;
-        for (Path f : files) {
-            fileBytes += Files.size(f);
+        for (InputFile f : files) {
+            fileBytes += f.size();
             if (framing == Framing.OFRECORD && FileFormat.of(f, Framing.OFRECORD).compression() != Compression.NONE) {
                 throw new IllegalArgumentException(f + ": the OFRecord reader maps files and cannot read a compressed one");
             }
         }
         FramingPass pass = framingPass(files, framing, fileBytes);
-        out.printf("bench %s: %s, %d %s, %s, %,d records; batch %d, %s, %d %s%n", String.join(" ", inputs.paths().stream().map(Path::toString).toList()),
+        out.printf("bench %s: %s, %d %s, %s, %,d records; batch %d, %s, %d %s%n", inputs.shown(),
                 FileFormat.name(framing), files.size(), files.size() == 1 ? "file" : "files", Units.megabytes(fileBytes),
                 pass.records, batch, threads == null ? "default parse threads" : threads + " parse threads",
                 epochs, epochs == 1 ? "epoch" : "epochs");
@@ -185,13 +189,13 @@ final class BenchCommand implements Callable<Integer> {
     private record FramingPass(long records, long payloadBytes, long nanos) {
     }
 
-    private FramingPass framingPass(List<Path> files, Framing framing, long fileBytes) throws IOException {
+    private FramingPass framingPass(List<InputFile> files, Framing framing, long fileBytes) throws IOException {
         long records = 0;
         long payload = 0;
         long done = 0;
         long start = System.nanoTime();
         try (Progress progress = loader.terminal().progress("framing pass", fileBytes)) {
-            for (Path f : files) {
+            for (InputFile f : files) {
                 try (RecordScan scan = RecordScan.open(f, FileFormat.of(f, framing))) {
                     for (RawRecord r = scan.next(); r != null; r = scan.next()) {
                         records++;
@@ -199,7 +203,7 @@ final class BenchCommand implements Callable<Integer> {
                         progress.update(done + scan.position(), records + " records");
                     }
                 }
-                done += Files.size(f);
+                done += f.size();
             }
         }
         return new FramingPass(records, payload, System.nanoTime() - start);
@@ -218,7 +222,7 @@ final class BenchCommand implements Callable<Integer> {
         ReaderMetrics metrics;
     }
 
-    private Run pipeline(List<Path> files, Framing framing, List<FeatureOption> specs, ImageCodec imageCodec, long expected) {
+    private Run pipeline(List<InputFile> files, Framing framing, List<FeatureOption> specs, ImageCodec imageCodec, long expected) {
         Run run = new Run();
         run.start = System.nanoTime();
         try (DataReader reader = build(files, framing, specs, imageCodec);
@@ -256,7 +260,7 @@ final class BenchCommand implements Callable<Integer> {
         return run;
     }
 
-    private DataReader build(List<Path> files, Framing framing, List<FeatureOption> specs, ImageCodec imageCodec) {
+    private DataReader build(List<InputFile> files, Framing framing, List<FeatureOption> specs, ImageCodec imageCodec) {
         if (framing == Framing.OFRECORD) {
             OFRecordReader.Builder b = OFRecordReader.builder();
             specs.forEach(s -> b.decoder(OFRecordRawDecoder.of(s.name(), s.shape(), s.dataType())));
@@ -284,8 +288,9 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private <B extends org.dataloader4j.core.reader.FilePipelineBuilder<B>> B configure(B b, List<Path> files) {
-        b.files(new ArrayList<>(files)).batchSize(batch).epochs(epochs);
+    /** The reader's options; remote files are read through their stores, with the store options given. */
+    private <B extends org.dataloader4j.core.reader.FilePipelineBuilder<B>> B configure(B b, List<InputFile> files) {
+        inputs.readFiles(b, files).batchSize(batch).epochs(epochs);
         ReaderOptions.Builder reader = ReaderOptions.builder().name("bench");
         if (threads != null) {
             reader.parseThreads(threads);

@@ -13,6 +13,7 @@ import org.dataloader4j.cli.internal.CliException;
 import org.dataloader4j.cli.internal.CsvRecords;
 import org.dataloader4j.cli.internal.ExitCodes;
 import org.dataloader4j.cli.internal.FileFormat;
+import org.dataloader4j.cli.internal.InputFiles;
 import org.dataloader4j.cli.internal.ImageFolder;
 import org.dataloader4j.cli.internal.Progress;
 import org.dataloader4j.cli.internal.RecordFiles;
@@ -53,6 +54,9 @@ final class ConvertCommand implements Callable<Integer> {
     private Loader loader;
 
     @Parameters(paramLabel = "INPUT", arity = "1..*", description = "record files or folders of them; a CSV file; a folder of class folders")
+    private List<String> locations;
+
+    /** The inputs as local paths. */
     private List<Path> inputs;
 
     @Option(names = {"-o", "--output"}, paramLabel = "OUT", required = true, description = "the output folder (created if needed)")
@@ -80,6 +84,13 @@ final class ConvertCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        for (String location : locations) {
+            if (InputFiles.isRemote(location)) {
+                throw new IllegalArgumentException("convert reads local files only: " + InputFiles.shown(location)
+                        + " is remote; copy it to a local disk first (inspect, verify, index and bench read it where it is)");
+            }
+        }
+        inputs = locations.stream().map(Path::of).toList();
         if (parts != null && parts < 1) {
             throw new IllegalArgumentException("--parts must be > 0: parts=" + parts);
         }

@@ -2,7 +2,6 @@ package org.dataloader4j.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -10,6 +9,8 @@ import org.dataloader4j.cli.internal.DecodedRecord;
 import org.dataloader4j.cli.internal.ExitCodes;
 import org.dataloader4j.cli.internal.FileFormat;
 import org.dataloader4j.cli.internal.ImageProbe;
+import org.dataloader4j.cli.internal.InputFile;
+import org.dataloader4j.cli.internal.InputFiles;
 import org.dataloader4j.cli.internal.Progress;
 import org.dataloader4j.cli.internal.RecordJson;
 import org.dataloader4j.cli.internal.RecordScan;
@@ -66,8 +67,9 @@ final class InspectCommand implements Callable<Integer> {
         }
         Terminal terminal = loader.terminal();
         int code = ExitCodes.OK;
-        try (ImageProbe images = decodeImages ? ImageProbe.of(ImageCodecs.preferred()) : null) {
-            for (Path file : inputs.files()) {
+        try (InputFiles opened = inputs.open();
+             ImageProbe images = decodeImages ? ImageProbe.of(ImageCodecs.preferred()) : null) {
+            for (InputFile file : opened.files()) {
                 FileFormat fileFormat = inputs.formatOf(file);
                 try {
                     if (json) {
@@ -88,28 +90,28 @@ final class InspectCommand implements Callable<Integer> {
         return code;
     }
 
-    private void json(Terminal terminal, Path file, FileFormat fileFormat, ImageProbe images) throws IOException {
+    private void json(Terminal terminal, InputFile file, FileFormat fileFormat, ImageProbe images) throws IOException {
         long limit = n == null ? Long.MAX_VALUE : n;
         try (RecordScan scan = RecordScan.open(file, fileFormat)) {
             RawRecord r;
             for (long i = 0; i < limit && (r = scan.next()) != null; i++) {
-                terminal.out().println(RecordJson.line(file.toString(), DecodedRecord.decode(r, fileFormat.framing()), images));
+                terminal.out().println(RecordJson.line(file.name(), DecodedRecord.decode(r, fileFormat.framing()), images));
                 printFailures(terminal, imageFailures(file, r, images));
             }
         }
     }
 
     /** An error line for each image of record {@code r} that could not be decoded: {@code loader: FILE: feature F: REASON at record R, offset O}. */
-    private static List<String> imageFailures(Path file, RawRecord r, ImageProbe images) {
+    private static List<String> imageFailures(InputFile file, RawRecord r, ImageProbe images) {
         if (images == null) {
             return List.of();
         }
         return images.takeFailures().stream()
-                .map(f -> "loader: " + ExitCodes.describe(new CorruptDataException(file.toString(), r.index(), r.offset(), f)))
+                .map(f -> "loader: " + ExitCodes.describe(new CorruptDataException(file.name(), r.index(), r.offset(), f)))
                 .toList();
     }
 
-    private void text(Terminal terminal, Path file, FileFormat fileFormat, ImageProbe images) throws IOException {
+    private void text(Terminal terminal, InputFile file, FileFormat fileFormat, ImageProbe images) throws IOException {
         PrintWriter out = terminal.out();
         int shown = n == null ? 3 : n;
         Schema schema = new Schema();
@@ -120,7 +122,7 @@ final class InspectCommand implements Callable<Integer> {
         out.println(file + "  (" + fileFormat + ")");
         try (RecordScan scan = RecordScan.open(file, fileFormat);
              Progress progress = terminal.progress("inspect", scan.size())) {
-            for (RawRecord r = scan.next(); r != null; r = scan.next(), progress.update(scan.position(), file.toString())) {
+            for (RawRecord r = scan.next(); r != null; r = scan.next(), progress.update(scan.position(), file.name())) {
                 DecodedRecord d = DecodedRecord.decode(r, fileFormat.framing());
                 schema.add(d);
                 records++;

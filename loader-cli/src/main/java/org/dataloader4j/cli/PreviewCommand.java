@@ -5,13 +5,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import javax.imageio.ImageIO;
 import org.dataloader4j.api.Batch;
 import org.dataloader4j.cli.internal.CliException;
 import org.dataloader4j.cli.internal.ExitCodes;
+import org.dataloader4j.cli.internal.InputFile;
+import org.dataloader4j.cli.internal.InputFiles;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.image.CropMirrorNormalize;
@@ -68,17 +69,15 @@ final class PreviewCommand implements Callable<Integer> {
         if (batch < 1) {
             throw new IllegalArgumentException("--batch must be > 0: batch=" + batch);
         }
-        List<Path> files = inputs.files();
-        Framing framing = inputs.formatOf(files.get(0)).framing();
         ImageTransform transform = transform(image, seed);
         BufferedImage grid;
         int count;
         int columns;
-        try (DataReader reader = build(files, framing, transform)) {
+        try (InputFiles opened = inputs.open();
+             DataReader reader = build(opened.files(), inputs.formatOf(opened.files().get(0)).framing(), transform)) {
             Batch b = reader.read();
             if (b == null) {
-                throw new CliException(ExitCodes.BAD_DATA, String.join(" ", inputs.paths().stream().map(Path::toString).toList())
-                        + ": no records");
+                throw new CliException(ExitCodes.BAD_DATA, inputs.shown() + ": no records");
             }
             count = b.size();
             columns = (int) Math.ceil(Math.sqrt(count));
@@ -94,12 +93,12 @@ final class PreviewCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private DataReader build(List<Path> files, Framing framing, ImageTransform transform) {
+    private DataReader build(List<InputFile> files, Framing framing, ImageTransform transform) {
         if (framing == Framing.OFRECORD) {
-            return OFRecordReader.builder().files(new ArrayList<>(files)).batchSize(batch).reader(o -> o.name("preview"))
+            return inputs.readFiles(OFRecordReader.builder(), files).batchSize(batch).reader(o -> o.name("preview"))
                     .imageTransform(transform).build();
         }
-        return TFRecordReader.builder().files(new ArrayList<>(files)).batchSize(batch).reader(o -> o.name("preview"))
+        return inputs.readFiles(TFRecordReader.builder(), files).batchSize(batch).reader(o -> o.name("preview"))
                 .imageTransform(transform).build();
     }
 

@@ -2,13 +2,13 @@ package org.dataloader4j.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.dataloader4j.cli.internal.DecodedRecord;
 import org.dataloader4j.cli.internal.ExitCodes;
 import org.dataloader4j.cli.internal.FileFormat;
+import org.dataloader4j.cli.internal.InputFile;
+import org.dataloader4j.cli.internal.InputFiles;
 import org.dataloader4j.cli.internal.Progress;
 import org.dataloader4j.cli.internal.RecordScan;
 import org.dataloader4j.format.CorruptRecordException;
@@ -42,17 +42,22 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        List<Path> files = inputs.files();
+        try (InputFiles opened = inputs.open()) {
+            return verify(opened.files());
+        }
+    }
+
+    private int verify(List<InputFile> files) throws IOException {
         long total = 0;
-        for (Path f : files) {
-            total += Files.size(f);
+        for (InputFile f : files) {
+            total += f.size();
         }
         PrintWriter out = loader.terminal().out();
         long done = 0;
         long records = 0;
         long problems = 0;
         try (Progress progress = loader.terminal().progress("verify", total)) {
-            for (Path file : files) {
+            for (InputFile file : files) {
                 FileFormat fileFormat = inputs.formatOf(file);
                 try (RecordScan scan = RecordScan.open(file, fileFormat)) {
                     for (RawRecord r = scan.next(); r != null; r = scan.next()) {
@@ -65,14 +70,14 @@ final class VerifyCommand implements Callable<Integer> {
                                 out.println(file + ":" + r.offset() + ": " + d.problem() + " (record " + r.index() + ")");
                             }
                         }
-                        progress.update(done + scan.position(), file.toString());
+                        progress.update(done + scan.position(), file.name());
                     }
                 } catch (CorruptRecordException e) {
                     problems++;
                     progress.clear();
                     out.println(file + ":" + e.offset() + ": " + e.reason() + " (record " + e.record() + ")");
                 }
-                done += Files.size(file);
+                done += file.size();
             }
         }
         out.println(files.size() + (files.size() == 1 ? " file, " : " files, ") + records + (records == 1 ? " record: " : " records: ")

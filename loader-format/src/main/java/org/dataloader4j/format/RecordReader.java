@@ -94,6 +94,22 @@ public final class RecordReader implements Closeable {
     }
 
     /**
+     * Reads the uncompressed file of {@code size} bytes that {@code in} streams (a file of a
+     * remote store) in {@code framing}, calling it {@code name} in errors, as {@link #open(Path,
+     * Framing, Compression, boolean)} reads a local one: a length beyond the file's end is
+     * reported as such. The reader closes {@code in}.
+     *
+     * @throws IllegalArgumentException if {@code size} is negative
+     */
+    public static RecordReader of(InputStream in, String name, long size, Framing framing, boolean verifyCrc) {
+        if (size < 0) {
+            throw new IllegalArgumentException("size must be >= 0: size=" + size);
+        }
+        return new RecordReader(Compression.NONE.decompress(Objects.requireNonNull(in, "in")),
+                Objects.requireNonNull(name, "name"), size, Objects.requireNonNull(framing, "framing"), verifyCrc);
+    }
+
+    /**
      * Reads {@code in} in {@code framing}, decompressing it as {@code compression}
      * ({@code null}: detected from {@code name}'s extension and the first bytes, see
      * {@link Compression#detect(String, byte[], Framing)}), calling it {@code name} in errors;

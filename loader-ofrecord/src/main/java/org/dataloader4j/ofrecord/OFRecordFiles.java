@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.dataloader4j.api.RandomAccessDataset;
 import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.files.FrameReader;
 import org.dataloader4j.core.files.IndexedRecordDataset;
 
 /**
@@ -24,5 +25,15 @@ public final class OFRecordFiles {
      */
     public static RandomAccessDataset<RecordSlice> open(List<Path> files, long epochs, Path indexDir) {
         return new IndexedRecordDataset(files, OFRecordFrames.INSTANCE, epochs, indexDir);
+    }
+
+    /**
+     * OFRecord's framing rule, with which the readers index files that are not mapped (remote
+     * files, {@link org.dataloader4j.core.files.RecordFiles#open(org.dataloader4j.format.store.FileStore,
+     * List, FrameReader, Path, String, int)}).
+     */
+    @SuppressWarnings("exports") // FrameReader: for loader-cli, which sees core.files
+    public static FrameReader frames() {
+        return OFRecordFrames.INSTANCE;
     }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.dataloader4j.api.RandomAccessDataset;
 import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.files.FrameReader;
 import org.dataloader4j.core.files.IndexedRecordDataset;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
@@ -43,5 +44,16 @@ public final class TFRecordFiles {
             }
         }
         return new IndexedRecordDataset(files, TFRecordFrames.of(verifyCrc), epochs, indexDir);
+    }
+
+    /**
+     * TFRecord's framing rule, with both CRCs checked unless {@code verifyCrc} is false, with
+     * which the readers index uncompressed files that are not mapped (remote files, {@link
+     * org.dataloader4j.core.files.RecordFiles#open(org.dataloader4j.format.store.FileStore, List,
+     * FrameReader, Path, String, int)}).
+     */
+    @SuppressWarnings("exports") // FrameReader: for loader-cli, which sees core.files
+    public static FrameReader frames(boolean verifyCrc) {
+        return TFRecordFrames.of(verifyCrc);
     }
 }

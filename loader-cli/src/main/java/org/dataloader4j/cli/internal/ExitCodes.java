@@ -6,6 +6,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import org.dataloader4j.api.CorruptDataException;
+import org.dataloader4j.api.StorageException;
 import org.dataloader4j.format.CorruptRecordException;
 
 /**
@@ -16,7 +17,7 @@ import org.dataloader4j.format.CorruptRecordException;
  *   <tr><td>0</td><td>done; for {@code verify}: every record is valid</td></tr>
  *   <tr><td>1</td><td>the data is bad: a damaged frame, CRC or protobuf ({@code verify} lists them all)</td></tr>
  *   <tr><td>2</td><td>the command line is wrong: an unknown option, a bad value</td></tr>
- *   <tr><td>3</td><td>a file cannot be read or written: missing, not allowed, disk full</td></tr>
+ *   <tr><td>3</td><td>a file cannot be read or written: missing, not allowed, disk full, a store that does not answer</td></tr>
  *   <tr><td>4</td><td>anything else: a bug, reported with its exception type</td></tr>
  * </table>
  */
@@ -51,6 +52,9 @@ public final class ExitCodes {
         if (t instanceof CorruptRecordException || t instanceof CorruptDataException) {
             return BAD_DATA;
         }
+        if (t instanceof StorageException) {
+            return IO;
+        }
         if (t instanceof IOException) {
             return IO;
         }
@@ -81,7 +85,7 @@ public final class ExitCodes {
         if (t instanceof FileAlreadyExistsException e) {
             return e.getFile() + ": already exists";
         }
-        if (t instanceof CliException || t instanceof IOException || t instanceof IllegalArgumentException) {
+        if (t instanceof CliException || t instanceof StorageException || t instanceof IOException || t instanceof IllegalArgumentException) {
             return String.valueOf(t.getMessage());
         }
         return "internal error: " + t;
@@ -104,11 +108,18 @@ public final class ExitCodes {
 
     /**
      * The exception that says what went wrong: the cause of wrappers (an unchecked I/O error, a
-     * reader's failure at a batch), the first corrupt-data exception in the chain if any.
+     * reader's failure at a batch), the first corrupt-data exception in the chain if any, else a
+     * remote file that could not be read ({@link StorageException}: it names the file, record and
+     * offset).
      */
     private static Throwable rootOfInterest(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof CorruptRecordException || t instanceof CorruptDataException || t instanceof CliException) {
+                return t;
+            }
+        }
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof StorageException) {
                 return t;
             }
         }

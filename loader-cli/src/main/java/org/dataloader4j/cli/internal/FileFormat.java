@@ -2,11 +2,8 @@ package org.dataloader4j.cli.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.InflaterInputStream;
 import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.TFRecordCrc;
@@ -25,16 +22,31 @@ import org.dataloader4j.format.TFRecordCrc;
  * @param compression the compression
  */
 public record FileFormat(Framing framing, Compression compression) {
+    /** The bytes detection looks at: a TFRecord header. */
+    private static final int HEAD = 12;
 
     /** {@code file}'s format; {@code framing}, if not null, is taken as given. */
     public static FileFormat of(Path file, Framing framing) throws IOException {
-        if (framing != null) {
-            return new FileFormat(framing, Compression.detect(file, framing));
+        return of(InputFile.local(file), framing);
+    }
+
+    /**
+     * {@code file}'s format, local or remote alike: its first bytes are read once, and once more
+     * through the decompression they suggest; {@code framing}, if not null, is taken as given.
+     */
+    public static FileFormat of(InputFile file, Framing framing) throws IOException {
+        byte[] raw;
+        try (InputStream in = file.open()) {
+            raw = in.readNBytes(HEAD);
         }
-        Compression asTF = Compression.detect(file, Framing.TFRECORD);
+        String name = file.fileName();
+        if (framing != null) {
+            return new FileFormat(framing, Compression.detect(name, raw, framing));
+        }
+        Compression asTF = Compression.detect(name, raw, Framing.TFRECORD);
         byte[] head;
-        try (InputStream in = open(file, asTF)) {
-            head = in.readNBytes(12);
+        try (InputStream in = asTF.decompress(file.open())) {
+            head = in.readNBytes(HEAD);
         } catch (IOException e) {
             // Not a stream of that compression (say an OFRecord length that looks like zlib):
             // not TFRecord either, whose detection checks the header first.
@@ -43,28 +55,14 @@ public record FileFormat(Framing framing, Compression compression) {
         if (head != null && TFRecordCrc.isHeader(head, 0)) {
             return new FileFormat(Framing.TFRECORD, asTF);
         }
-        if (head != null && head.length == 0 && (asTF != Compression.NONE || tfName(file))) {
+        if (head != null && head.length == 0 && (asTF != Compression.NONE || tfName(name))) {
             return new FileFormat(Framing.TFRECORD, asTF);
         }
-        return new FileFormat(Framing.OFRECORD, Compression.detect(file, Framing.OFRECORD));
+        return new FileFormat(Framing.OFRECORD, Compression.detect(name, raw, Framing.OFRECORD));
     }
 
-    private static InputStream open(Path file, Compression compression) throws IOException {
-        InputStream raw = Files.newInputStream(file);
-        try {
-            return switch (compression) {
-                case GZIP -> new GZIPInputStream(raw);
-                case ZLIB -> new InflaterInputStream(raw);
-                case NONE -> raw;
-            };
-        } catch (IOException e) {
-            raw.close();
-            throw e;
-        }
-    }
-
-    private static boolean tfName(Path file) {
-        String name = String.valueOf(file.getFileName()).toLowerCase(Locale.ROOT);
+    private static boolean tfName(String fileName) {
+        String name = fileName.toLowerCase(Locale.ROOT);
         return name.contains(".tfrecord") || name.endsWith(".tfr") || name.contains(".tfr.");
     }
 

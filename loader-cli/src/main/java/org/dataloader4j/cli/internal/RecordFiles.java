@@ -12,7 +12,9 @@ import org.dataloader4j.core.files.RecordIndex;
 /**
  * The record files named on a command line: a file is itself, a folder is every regular file
  * under it, in path order, leaving out hidden files and folders and index sidecars
- * ({@code *}{@value RecordIndex#SUFFIX}).
+ * ({@code *}{@value RecordIndex#SUFFIX}). A folder of a remote store ({@code hdfs://},
+ * {@code s3a://}) is the data files directly in it, as the store lists them
+ * ({@link org.dataloader4j.format.store.FileStore#list}).
  */
 public final class RecordFiles {
     private RecordFiles() {
@@ -40,6 +42,26 @@ public final class RecordFiles {
                 files.add(p);
             } else {
                 throw new NoSuchFileException(p.toString(), null, "no such file or folder");
+            }
+        }
+        return files;
+    }
+
+    /**
+     * The files of {@code locations} (local paths, {@code file:} URIs or remote URIs), in the
+     * order given; remote ones found in the stores of {@code stores}.
+     *
+     * @throws NoSuchFileException if a location does not exist
+     * @throws CliException        (usage) if a folder holds no record file, or no store reads a remote location
+     */
+    static List<InputFile> expand(List<String> locations, InputFiles stores) throws IOException {
+        List<InputFile> files = new ArrayList<>();
+        for (String location : locations) {
+            java.net.URI remote = InputFiles.remoteLocation(location);
+            if (remote != null) {
+                files.addAll(stores.remoteFiles(remote));
+            } else {
+                expand(List.of(InputFiles.localPath(location))).forEach(p -> files.add(InputFile.local(p)));
             }
         }
         return files;

@@ -25,8 +25,27 @@ public final class RecordScan implements Closeable {
         this.size = size;
     }
 
-    /** Opens {@code file}, in {@code format}; errors name it as {@code name}. */
+    /** Opens {@code file}, in {@code format}. */
     public static RecordScan open(Path file, FileFormat format) throws IOException {
+        return open(InputFile.local(file), format);
+    }
+
+    /**
+     * Opens {@code file}, local or remote, in {@code format}; errors name it as {@link
+     * InputFile#name()}. A remote file is read through its store's stream, as the same file
+     * would be read locally: a length beyond its end is reported as such.
+     */
+    public static RecordScan open(InputFile input, FileFormat format) throws IOException {
+        if (input.remote()) {
+            long size = input.size();
+            if (format.compression() == Compression.NONE) {
+                return new RecordScan(RecordReader.of(input.open(), input.name(), size, format.framing(), true), null, size);
+            }
+            CountingInputStream counter = new CountingInputStream(input.open());
+            return new RecordScan(RecordReader.of(counter, input.name(), format.framing(), format.compression(), true),
+                    counter, size);
+        }
+        Path file = input.path();
         long size = Files.size(file);
         if (format.compression() == Compression.NONE) {
             // Opened by path, the reader knows the file's size and names a bogus length as such.

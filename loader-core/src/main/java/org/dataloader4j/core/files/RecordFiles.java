@@ -157,6 +157,11 @@ public final class RecordFiles implements AutoCloseable {
         return remote != null ? remote.size(file) : mappings.get(file).byteSize();
     }
 
+    /** The index of file {@code file}, in the order given. */
+    public RecordIndex index(int file) {
+        return indexes[file];
+    }
+
     /** The records of file {@code file}. */
     public int records(int file) {
         return indexes[file].size();

@@ -279,14 +279,14 @@ public final class RecordIndex {
      * folders or stores do not share one. Its header holds the file's length and modification
      * time, so a stale one is never read ({@link #read}).
      */
-    static Path cachedSidecar(String location, String name, Path dir) {
+    public static Path cachedSidecar(String location, String name, Path dir) {
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
         crc.update(location.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         return dir.resolve(name + "-" + Long.toHexString(crc.getValue() << 32 | location.hashCode() & 0xffffffffL) + SUFFIX);
     }
 
-    /** Whether a frame is damaged. */
-    boolean damaged() {
+    /** Whether a frame is damaged: the index covers the records before it, and is not written to a sidecar. */
+    public boolean damaged() {
         return damaged;
     }
 

@@ -1,0 +1,176 @@
+package org.dataloader4j.hadoop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.RandomAccessFile;
+import java.io.StringWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.dataloader4j.cli.Loader;
+import org.dataloader4j.cli.Terminal;
+import org.dataloader4j.format.Compression;
+import org.dataloader4j.format.Features;
+import org.dataloader4j.format.Framing;
+import org.dataloader4j.format.PartWriter;
+import org.dataloader4j.format.RecordConversion;
+import org.dataloader4j.format.store.Locations;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The {@code loader} command over {@code hdfs://} and {@code s3a://} files prints what it prints
+ * for the same files read locally, with each file's location in place of its path, and exits
+ * with the same codes; no output shows the store's secret key.
+ */
+@Timeout(300)
+class RemoteCliTest {
+    private static final int RECORDS = 300;
+
+    private static Path local;
+    private static Path damaged;
+    private static URI hdfsDir;
+    private static URI hdfsDamaged;
+    private static URI s3Dir;
+
+    @BeforeAll
+    static void writeAndUpload() throws IOException {
+        local = RemoteStores.testDir().resolve("cli");
+        Path parts = local.resolve("ofrecord");
+        Files.createDirectories(parts);
+        Random random = new Random(11);
+        try (PartWriter out = PartWriter.create(parts, 2)) {
+            for (int i = 0; i < RECORDS; i++) {
+                float[] values = new float[1 + random.nextInt(100)];
+                java.util.Arrays.fill(values, i);
+                out.write(Features.record(Map.of("id", Features.int64Feature(i), "values", Features.floatFeature(values))));
+            }
+        }
+        Path tf = local.resolve("tfrecord");
+        Files.createDirectories(tf);
+        try (PartWriter out = PartWriter.create(tf, PartWriter.PREFIX, PartWriter.SUFFIX_LENGTH, 1, Framing.TFRECORD,
+                Compression.NONE)) {
+            for (int i = 0; i < 50; i++) {
+                out.write(RecordConversion.toExample(Features.record(Map.of("id", Features.int64Feature(i)))).message());
+            }
+        }
+        damaged = tf.resolve("part-00000");
+        try (RandomAccessFile file = new RandomAccessFile(damaged.toFile(), "rw")) {
+            // A byte in the middle of a record: its data CRC no longer matches.
+            long at = file.length() / 2;
+            file.seek(at);
+            int b = file.read();
+            file.seek(at);
+            file.write(b ^ 0x5a);
+        }
+        List<Path> files = List.of(parts.resolve("part-00000"), parts.resolve("part-00001"));
+        RemoteStores.upload(RemoteStores.hdfs(), Map.of(), files, "cli/ofrecord");
+        hdfsDir = RemoteStores.hdfs().resolve("/cli/ofrecord");
+        hdfsDamaged = RemoteStores.upload(RemoteStores.hdfs(), Map.of(), List.of(damaged), "cli/tfrecord").get(0);
+        RemoteStores.S3 s3 = RemoteStores.s3();
+        RemoteStores.upload(s3.bucket(), s3.options(), files, "cli/ofrecord");
+        s3Dir = s3.bucket().resolve("cli/ofrecord");
+    }
+
+    @Test
+    void inspectAndVerifyShowRemoteFilesAsTheyShowLocalOnes() {
+        String dir = Locations.display(hdfsDir);
+        for (String command : List.of("inspect", "verify")) {
+            Result localRun = run(command, local.resolve("ofrecord").toString());
+            Result remoteRun = run(command, hdfsDir.toString());
+            assertEquals(0, localRun.code, localRun.toString());
+            assertEquals(localRun.replace(local.resolve("ofrecord").toString(), dir), remoteRun, command);
+        }
+        assertTrue(run("verify", hdfsDir.toString()).out.contains("2 files, " + RECORDS + " records: all valid"));
+
+        for (String command : List.of("inspect", "verify")) {
+            Result localRun = run(command, damaged.toString());
+            Result remoteRun = run(command, hdfsDamaged.toString());
+            assertEquals(1, localRun.code, localRun.toString());
+            assertEquals(localRun.replace(damaged.toString(), Locations.display(hdfsDamaged)), remoteRun, command);
+        }
+    }
+
+    @Test
+    void aMissingRemoteFileIsAnIoErrorNamingIt() {
+        URI missing = RemoteStores.hdfs().resolve("/cli/none");
+        Result r = run("verify", missing.toString());
+        assertEquals(3, r.code, r.toString());
+        assertEquals("loader: " + Locations.display(missing) + ": no such file or folder\n", r.err);
+    }
+
+    @Test
+    void indexWritesTheCacheSidecarsOfRemoteFilesAndBenchReadsThem() throws IOException {
+        List<String> s3 = s3Args();
+        Result noCache = run(with(List.of("index", s3Dir.toString()), s3));
+        assertEquals(2, noCache.code, noCache.toString());
+        assertTrue(noCache.err.contains("--index-dir"), noCache.err);
+
+        Path cache = RemoteStores.testDir().resolve("cli-index");
+        List<Result> runs = new ArrayList<>();
+        for (int pass = 0; pass < 2; pass++) {
+            Result r = run(with(List.of("index", s3Dir.toString(), "--index-dir", cache.toString()), s3));
+            runs.add(r);
+            assertEquals(0, r.code, r.toString());
+            List<String> lines = r.out.lines().toList();
+            assertEquals(2, lines.size(), r.out);
+            for (int part = 0; part < 2; part++) {
+                String line = lines.get(part);
+                assertTrue(line.startsWith("s3a://data/cli/ofrecord/part-0000" + part + ": "), line);
+                assertTrue(line.endsWith(pass == 0 ? " (written)" : " (already up to date)"), line);
+                Path sidecar = Path.of(line.substring(line.indexOf(" records, ") + 10, line.lastIndexOf(" (")));
+                assertTrue(Files.isRegularFile(sidecar) && sidecar.startsWith(cache), line);
+            }
+        }
+        Result bench = run(with(List.of("bench", s3Dir.toString(), "--feature", "id:int64:1", "--batch", "32",
+                "--threads", "1", "--shuffle", "5"), s3));
+        runs.add(bench);
+        assertEquals(0, bench.code, bench.toString());
+        assertTrue(bench.out.contains("ofrecord, 2 files") && bench.out.contains(RECORDS + " records; batch 32"), bench.out);
+        assertTrue(bench.out.contains(RECORDS + " samples"), bench.out);
+
+        runs.add(run(with(List.of("inspect", s3Dir.resolve("cli/none").toString()), s3)));
+        for (Result r : runs) {
+            assertFalse(r.toString().contains(RemoteStores.SECRET), "the output shows the secret: " + r);
+        }
+    }
+
+    /** The store options of s3proxy, secret included, as {@code --store-option} arguments. */
+    private static List<String> s3Args() {
+        List<String> args = new ArrayList<>();
+        RemoteStores.s3().options().forEach((k, v) -> {
+            args.add("--store-option");
+            args.add(k + "=" + v);
+        });
+        return args;
+    }
+
+    private static String[] with(List<String> args, List<String> more) {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(more);
+        return all.toArray(String[]::new);
+    }
+
+    /** What one run of {@code loader} did. */
+    private record Result(int code, String out, String err) {
+        Result replace(String from, String to) {
+            return new Result(code, out.replace(from, to), err.replace(from, to));
+        }
+    }
+
+    private static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Loader.run(new Terminal(new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), false), args);
+        return new Result(code, out.toString(), err.toString());
+    }
+}
