@@ -129,6 +129,61 @@ class RemoteEquivalenceTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("storeNames")
+    void skipsADamagedRecordAsTheLocalReaderDoes(String store) throws IOException {
+        Path dir = local.resolve("skip-" + store);
+        Files.createDirectories(dir);
+        List<Path> parts = new ArrayList<>();
+        for (int p = 0; p < PARTS; p++) {
+            String name = org.dataloader4j.format.PartFileNames.partName("part-", PartWriter.SUFFIX_LENGTH, p);
+            parts.add(Files.copy(local.resolve("tfrecord").resolve(name), dir.resolve(name),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING));
+        }
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(parts.get(1).toFile(), "rw")) {
+            // A byte in the middle of a record of the second file: its data CRC no longer matches.
+            long at = file.length() / 2;
+            file.seek(at);
+            int b = file.read();
+            file.seek(at);
+            file.write(b ^ 0x5a);
+        }
+        URI remoteDir;
+        Map<String, String> storeOptions;
+        if (store.equals("hdfs")) {
+            RemoteStores.upload(RemoteStores.hdfs(), Map.of(), parts, "skip");
+            remoteDir = RemoteStores.hdfs().resolve("/skip/");
+            storeOptions = Map.of();
+        } else {
+            RemoteStores.S3 s3 = RemoteStores.s3();
+            RemoteStores.upload(s3.bucket(), s3.options(), parts, "skip");
+            remoteDir = s3.bucket().resolve("skip/");
+            storeOptions = s3.options();
+        }
+        FilePipelineBuilder<?> localReader = way("shuffled").apply(builder("tfrecord").dataDir(dir)).skipCorrupt(1);
+        FilePipelineBuilder<?> remoteReader = way("shuffled").apply(builder("tfrecord").dataDir(remoteDir)).skipCorrupt(1);
+        storeOptions.forEach(remoteReader::storeOption);
+        List<Seen> expected = new ArrayList<>();
+        List<Seen> actual = new ArrayList<>();
+        long localSkipped;
+        long remoteSkipped;
+        try (DataReader reader = build(localReader)) {
+            reader.forEach(b -> expected.add(Seen.of(b)));
+            localSkipped = reader.metrics().corruptSkipped();
+        }
+        try (DataReader reader = build(remoteReader)) {
+            reader.forEach(b -> actual.add(Seen.of(b)));
+            remoteSkipped = reader.metrics().corruptSkipped();
+        }
+        assertEquals(1, localSkipped, "the damaged record is skipped locally");
+        assertEquals(localSkipped, remoteSkipped, "and remotely");
+        assertEquals(expected, actual);
+    }
+
+    static List<String> storeNames() {
+        return List.of("hdfs", "s3a");
+    }
+
     static List<Arguments> stores() {
         return List.of(Arguments.of("hdfs", "ofrecord"), Arguments.of("s3a", "tfrecord"));
     }
