@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.DatasetState;
@@ -34,8 +35,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Faults of a remote store, on an s3proxy of the test's own: the server stopped in the middle of
- * a read fails {@code read()} within a bounded time with a {@link StorageException} naming the
+ * Faults of a remote store, on an s3proxy of the test's own and on the MiniDFSCluster with its
+ * datanodes stopped (and started again on the same ports, so that the other tests find the
+ * cluster as it was): the server stopped in the middle of a read fails {@code read()} within a bounded time with a {@link StorageException} naming the
  * file and offset, and a reader resumed from the last good batch's state after the server is
  * back loses and repeats nothing; a file cut short on the server after it was indexed is a
  * corrupt record. No log line, message or metric shows the store's secret key.
@@ -135,6 +137,73 @@ class RemoteFaultTest {
         }
         String log = captured.toString(StandardCharsets.UTF_8);
         assertFalse(log.contains(RemoteStores.SECRET), "a log line shows the secret");
+    }
+
+    @Test
+    @Timeout(180)
+    void stoppedDataNodesFailNamingFileAndOffsetAndAResumeLosesNothing() throws IOException {
+        Path local = write(RemoteStores.testDir().resolve("fault-datanodes"), 2000);
+        List<Seen> expected = ResumeRuns.readAll(builder().dataDir(local).build());
+        URI hdfs = RemoteStores.hdfs();
+        RemoteStores.upload(hdfs, Map.of(), parts(local), "datanodes");
+        MiniDFSCluster cluster = RemoteStores.cluster();
+        List<Seen> read = new ArrayList<>();
+        DatasetState state;
+        Throwable failure = null;
+        List<MiniDFSCluster.DataNodeProperties> stopped = new ArrayList<>();
+        try {
+            try (DataReader reader = hdfs(hdfs, "datanodes").build()) {
+                for (int b = 0; b < 3; b++) {
+                    read.add(Seen.of(reader.read()));
+                }
+                state = reader.state();
+                while (!cluster.getDataNodes().isEmpty()) {
+                    stopped.add(cluster.stopDataNode(0));
+                }
+                long stoppedAt = System.nanoTime();
+                try {
+                    while (true) {
+                        var batch = reader.read();
+                        if (batch == null) {
+                            break;
+                        }
+                        read.add(Seen.of(batch));
+                        state = reader.state();
+                    }
+                } catch (RuntimeException e) {
+                    failure = e;
+                }
+                assertTrue(System.nanoTime() - stoppedAt < 120_000_000_000L, "failed within the bounded time");
+            }
+        } finally {
+            RemoteStores.restartDataNodes(stopped);
+        }
+        assertNotNull(failure, "reading on after the datanodes stopped fails");
+        StorageException unreadable = cause(failure, StorageException.class);
+        assertNotNull(unreadable, "a StorageException: " + failure);
+        assertTrue(unreadable.file().startsWith(hdfs.resolve("/datanodes/part-0000").toString()), unreadable.file());
+        assertTrue(unreadable.offset() >= 0 && unreadable.getMessage().contains("offset " + unreadable.offset()),
+                unreadable.getMessage());
+        assertTrue(read.size() < expected.size(), "the fault came before the end: " + read.size());
+
+        DatasetState last = state;
+        try (DataReader resumed = hdfs(hdfs, "datanodes").reader(o -> o.restore(last)).build()) {
+            read.addAll(ResumeRuns.readAll(resumed));
+        }
+        assertEquals(expected, read, "the batches before the fault and after the resume, none lost or repeated");
+    }
+
+    /**
+     * A reader of folder {@code dir} of the MiniDFSCluster whose client gives up on unreachable
+     * datanodes at once: one pass over a block's locations, short waits and socket timeouts.
+     */
+    private static OFRecordReader.Builder hdfs(URI hdfs, String dir) {
+        return builder().dataDir(hdfs.resolve("/" + dir + "/"))
+                .storeOption("dfs.client.max.block.acquire.failures", "1")
+                .storeOption("dfs.client.retry.window.base", "10")
+                .storeOption("dfs.client.socket-timeout", "3000")
+                .storeOption("ipc.client.connect.max.retries", "1")
+                .storeOption("ipc.client.connect.timeout", "2000");
     }
 
     @Test

@@ -63,6 +63,27 @@ final class RemoteStores {
         return hdfs;
     }
 
+    /**
+     * Starts the {@code stopped} datanodes again on their ports and storage, and waits until the
+     * cluster is active and has their block reports, so that every block is readable again.
+     */
+    static synchronized void restartDataNodes(List<MiniDFSCluster.DataNodeProperties> stopped) {
+        try {
+            for (MiniDFSCluster.DataNodeProperties datanode : stopped) {
+                hdfs.restartDataNode(datanode, true);
+            }
+            hdfs.waitActive();
+            hdfs.waitFirstBRCompleted(0, 60_000);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot restart the datanodes", e);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the datanodes sent no block report within 60 s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted restarting the datanodes", e);
+        }
+    }
+
     /** Copies local {@code files} into folder {@code dir} of {@code store} (a URI with a file system), returning their URIs. */
     static List<URI> upload(URI store, Map<String, String> options, List<Path> files, String dir) throws IOException {
         Configuration conf = new Configuration();
