@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.DatasetState;
@@ -20,6 +21,7 @@ import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.core.reader.FilePipelineBuilder;
 import org.dataloader4j.core.testing.ResumeRuns;
 import org.dataloader4j.core.testing.ResumeRuns.Seen;
+import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.Features;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.PartWriter;
@@ -38,7 +40,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The same part files read locally (memory-mapped) and through {@code hdfs://} (the
  * MiniDFSCluster) and {@code s3a://} (s3proxy) give the same batches, byte for byte: in order,
- * shuffled, sharded among ranks, with a corrupt record skipped, and resumed at several batches.
+ * shuffled, sharded among ranks, with a corrupt record skipped, and resumed at several batches;
+ * GZIP and ZLIB files, read through the store's sequential streams, too.
  */
 @Timeout(300)
 class RemoteEquivalenceTest {
@@ -127,6 +130,70 @@ class RemoteEquivalenceTest {
             }
             assertEquals(all, remoteRun, "resumed after " + k + " batches");
         }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("compressed")
+    void readsCompressedFilesAsTheLocalReaderDoesAndResumes(String store, Compression compression) throws IOException {
+        String name = "tfrecord-" + compression.name().toLowerCase();
+        Path dir = local.resolve(name);
+        Files.createDirectories(dir);
+        Random random = new Random(SEED);
+        try (PartWriter out = PartWriter.create(dir, PartWriter.PREFIX, PartWriter.SUFFIX_LENGTH, PARTS, Framing.TFRECORD,
+                compression)) {
+            for (int i = 0; i < RECORDS; i++) {
+                float[] values = new float[1 + random.nextInt(200)];
+                java.util.Arrays.fill(values, i);
+                out.write(RecordConversion.toExample(Features.record(Map.of("id", Features.int64Feature(i),
+                        "values", Features.floatFeature(values)))).message());
+            }
+        }
+        List<Path> parts = new ArrayList<>();
+        for (int p = 0; p < PARTS; p++) {
+            parts.add(dir.resolve(org.dataloader4j.format.PartFileNames.partName("part-", PartWriter.SUFFIX_LENGTH, p)));
+        }
+        URI remoteDir;
+        Map<String, String> storeOptions;
+        if (store.equals("hdfs")) {
+            RemoteStores.upload(RemoteStores.hdfs(), Map.of(), parts, name);
+            remoteDir = RemoteStores.hdfs().resolve("/" + name + "/");
+            storeOptions = Map.of();
+        } else {
+            RemoteStores.S3 s3 = RemoteStores.s3();
+            RemoteStores.upload(s3.bucket(), s3.options(), parts, name);
+            remoteDir = s3.bucket().resolve(name + "/");
+            storeOptions = s3.options();
+        }
+        UnaryOperator<FilePipelineBuilder<?>> options = b -> way("epochs").apply(((TFRecordReader.Builder) b).compression(compression));
+        List<Seen> expected = ResumeRuns.readAll(open(builder("tfrecord").dataDir(dir), options, null));
+        assertTrue(expected.size() > 10, "enough batches to compare: " + expected.size());
+        Function<DatasetState, DataReader> remoteReader = state -> {
+            FilePipelineBuilder<?> b = builder("tfrecord").dataDir(remoteDir);
+            storeOptions.forEach(b::storeOption);
+            return open(b, options, state);
+        };
+        assertEquals(expected, ResumeRuns.readAll(remoteReader.apply(null)));
+
+        List<Seen> resumedRun = new ArrayList<>();
+        DatasetState state;
+        try (DataReader first = remoteReader.apply(null)) {
+            for (int b = 0; b < 9; b++) {
+                resumedRun.add(Seen.of(first.read()));
+            }
+            state = first.state();
+        }
+        resumedRun.addAll(ResumeRuns.readAll(remoteReader.apply(state)));
+        assertEquals(expected, resumedRun, "resumed after 9 batches");
+    }
+
+    static List<Arguments> compressed() {
+        List<Arguments> cases = new ArrayList<>();
+        for (String store : List.of("hdfs", "s3a")) {
+            for (Compression compression : List.of(Compression.GZIP, Compression.ZLIB)) {
+                cases.add(Arguments.of(store, compression));
+            }
+        }
+        return cases;
     }
 
     @ParameterizedTest(name = "{0}")

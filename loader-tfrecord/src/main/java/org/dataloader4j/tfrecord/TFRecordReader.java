@@ -11,6 +11,7 @@ import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.decode.RecordFeatures;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.format.Compression;
+import org.dataloader4j.format.Framing;
 import org.dataloader4j.image.ImageParser;
 import org.dataloader4j.tfrecord.internal.ExampleParse;
 import org.dataloader4j.image.ImagePipelineBuilder;
@@ -151,12 +152,14 @@ public final class TFRecordReader {
                 }
             }
             // Uncompressed files are indexed and read by record number; a compressed one is a stream.
-            // Remote files are read by record number, as uncompressed, unless a compression is set.
+            // Remote files are read by record number, as uncompressed, unless a compression is set:
+            // then through the store's sequential streams.
             boolean mapped = readsRemoteFiles() ? compression == null || compression == Compression.NONE
                     : openedFiles().stream().allMatch(file -> TFRecordDataset.compressionOf(file, compression) == Compression.NONE);
             return assembleRecords(files -> new TFRecordDataset(files, epochs(), shuffleAfterEpoch(), fileOrderSeed(),
                     compression, verifyCrc, inflateAheadBytes, readerName()), (files, indexDir) -> TFRecordFiles.open(files, 1, verifyCrc, indexDir), parser,
-                    mapped ? TFRecordFrames.of(verifyCrc) : null);
+                    mapped ? TFRecordFrames.of(verifyCrc) : null,
+                    new StreamFormat(Framing.TFRECORD, compression, verifyCrc, TFRecordDataset.KIND));
         }
     }
 }

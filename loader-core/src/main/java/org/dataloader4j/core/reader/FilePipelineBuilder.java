@@ -33,7 +33,10 @@ import org.dataloader4j.core.files.FrameReader;
 import org.dataloader4j.core.files.PartFiles;
 import org.dataloader4j.core.files.RecordFiles;
 import org.dataloader4j.core.files.RecordStream;
+import org.dataloader4j.core.files.StreamedRecordDataset;
 import org.dataloader4j.core.reader.internal.SkipBudget;
+import org.dataloader4j.format.Compression;
+import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.store.FileStore;
 import org.dataloader4j.format.store.FileStores;
 import org.dataloader4j.format.store.Locations;
@@ -446,6 +449,21 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         return all;
     }
 
+    /**
+     * How a format's remote files are read where their records cannot be fetched by location
+     * (compressed files): as {@code framing}, decompressed as {@code compression} ({@code null}:
+     * detected per file from its name and first bytes), the CRCs checked if {@code verifyCrc};
+     * {@code kind} names the states, as the format's local reader names them.
+     */
+    @SuppressWarnings("exports") // Framing, Compression: for the format modules, which see loader-format
+    public record StreamFormat(Framing framing, Compression compression, boolean verifyCrc, String kind) {
+        /** Checks that the framing and kind are given. */
+        public StreamFormat {
+            java.util.Objects.requireNonNull(framing, "framing");
+            java.util.Objects.requireNonNull(kind, "kind");
+        }
+    }
+
     /** Whether the files are remote. */
     private boolean remote() {
         return remoteDir != null || remoteFiles != null;
@@ -525,11 +543,33 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     protected DataReader assembleRecords(Function<List<Path>, Dataset<RecordSlice>> fileDataset,
                                          BiFunction<List<Path>, Path, RandomAccessDataset<RecordSlice>> indexed,
                                          Parser<RecordSlice> parser, FrameReader frames) {
-        if (remote() && (distributed != null || frames == null || groupKey != null)) {
+        return assembleRecords(fileDataset, indexed, parser, frames, null);
+    }
+
+    /**
+     * As {@link #assembleRecords(Function, BiFunction, Parser, FrameReader)}, remote files that
+     * are not framed by {@code frames} (it is null: compressed files) read as {@code streams}
+     * says, one after another through the store's sequential streams; null if the format has no
+     * such reading.
+     *
+     * @throws IllegalArgumentException as the other, and for remote files read as streams with
+     *                                  {@link #distributed} or {@link #groupBy}
+     */
+    @SuppressWarnings("exports") // FrameReader: for the format modules, which see core.files
+    protected DataReader assembleRecords(Function<List<Path>, Dataset<RecordSlice>> fileDataset,
+                                         BiFunction<List<Path>, Path, RandomAccessDataset<RecordSlice>> indexed,
+                                         Parser<RecordSlice> parser, FrameReader frames, StreamFormat streams) {
+        if (remote() && (distributed != null || (frames == null && streams == null) || groupKey != null)) {
             throw new IllegalArgumentException(distributed != null
                     ? "distributed(options) reads local files only: share remote files among ranks with shard(rank, worldSize)"
                     : groupKey != null ? "groupBy reads local files only: copy the files to a local disk"
-                    : "compressed record files are read from local files only: copy them to a local disk, or write them uncompressed");
+                    : "this format's compressed record files are read from local files only: copy them to a local disk,"
+                    + " or write them uncompressed");
+        }
+        if (remote() && frames == null) {
+            Dataset<RecordSlice> source = remoteStreams(streams);
+            checkBatchSize(source);
+            return pipeline(source, parser, null);
         }
         ToLongFunction<RecordSlice> groupFn = groupKey == null ? null : groupKey.bind(recordFeatures());
         if (distributed == null && frames != null && groupFn == null) {
@@ -625,6 +665,24 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
      * String, int)}, sidecars cached in the {@link #indexDir} if set, else kept in memory).
      */
     private RecordFiles openRemote(FrameReader frames, ReaderOptions options) {
+        return withRemoteFiles((store, mine) -> RecordFiles.open(store, mine, frames, indexDir, options.name() + "-index",
+                Runtime.getRuntime().availableProcessors()));
+    }
+
+    /**
+     * This rank's remote files read one after another through the store's sequential streams
+     * ({@link StreamedRecordDataset}), as {@code streams} says.
+     */
+    private Dataset<RecordSlice> remoteStreams(StreamFormat streams) {
+        return withRemoteFiles((store, mine) -> new StreamedRecordDataset(store, mine, streams.framing(),
+                streams.compression(), streams.verifyCrc(), epochs, shuffleAfterEpoch, fileOrderSeed(), streams.kind()));
+    }
+
+    /**
+     * What {@code open} makes of the store of the remote files and this rank's share of them; it
+     * owns the store from then on. The store is closed if finding the files or {@code open} fails.
+     */
+    private <T> T withRemoteFiles(BiFunction<FileStore, List<StoredFile>, T> open) {
         URI first = remoteDir != null ? remoteDir : remoteFiles.get(0);
         FileStore store;
         try {
@@ -635,8 +693,7 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         try {
             List<StoredFile> all = remoteFiles(store);
             List<StoredFile> mine = worldSize == 1 ? all : FileOrder.shard(all, rank, worldSize);
-            return RecordFiles.open(store, mine, frames, indexDir, options.name() + "-index",
-                    Runtime.getRuntime().availableProcessors());
+            return open.apply(store, mine);
         } catch (RuntimeException e) {
             try {
                 store.close();
