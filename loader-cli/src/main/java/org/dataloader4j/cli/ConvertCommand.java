@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -13,6 +14,7 @@ import org.dataloader4j.cli.internal.CliException;
 import org.dataloader4j.cli.internal.CsvRecords;
 import org.dataloader4j.cli.internal.ExitCodes;
 import org.dataloader4j.cli.internal.FileFormat;
+import org.dataloader4j.cli.internal.InputFile;
 import org.dataloader4j.cli.internal.InputFiles;
 import org.dataloader4j.cli.internal.ImageFolder;
 import org.dataloader4j.cli.internal.Progress;
@@ -53,7 +55,7 @@ final class ConvertCommand implements Callable<Integer> {
     @ParentCommand
     private Loader loader;
 
-    @Parameters(paramLabel = "INPUT", arity = "1..*", description = "record files or folders of them; a CSV file; a folder of class folders")
+    @Parameters(paramLabel = "INPUT", arity = "1..*", description = "record files or folders of them (local, or URIs such as hdfs://namenode:8020/data or s3a://bucket/data); a CSV file; a folder of class folders")
     private List<String> locations;
 
     /** The inputs as local paths. */
@@ -82,19 +84,33 @@ final class ConvertCommand implements Callable<Integer> {
     @Option(names = "--shuffle", paramLabel = "SEED", description = "images: shuffle them with this seed (default: class by class, in name order)")
     private Long shuffle;
 
+    @Option(names = "--store-option", paramLabel = "KEY=VALUE",
+            description = "a Hadoop configuration key for remote record files (hdfs://, s3a://), set over core-site.xml and "
+                    + "hdfs-site.xml; repeat for more. Leave credentials to Hadoop's configuration or the environment")
+    private Map<String, String> storeOptions = new LinkedHashMap<>();
+
     @Override
     public Integer call() throws IOException {
-        for (String location : locations) {
-            if (InputFiles.isRemote(location)) {
-                throw new IllegalArgumentException("convert reads local files only: " + InputFiles.shown(location)
-                        + " is remote; copy it to a local disk first (inspect, verify, index and bench read it where it is)");
+        if (locations.stream().anyMatch(InputFiles::isRemote)) {
+            if (from == Source.csv || from == Source.images) {
+                throw new IllegalArgumentException(from + " input is read from a local disk: "
+                        + String.join(" ", locations.stream().map(InputFiles::shown).toList()));
+            }
+            try (InputFiles opened = InputFiles.open(locations, storeOptions)) {
+                return convert(opened);
             }
         }
         inputs = locations.stream().map(Path::of).toList();
+        return convert(null);
+    }
+
+    /** Converts the inputs: {@code remote}'s record files read through their streams if not null, else {@link #inputs}. */
+    private int convert(InputFiles remote) throws IOException {
         if (parts != null && parts < 1) {
             throw new IllegalArgumentException("--parts must be > 0: parts=" + parts);
         }
-        Source source = from == Source.auto ? detect() : from;
+        Source source = from != Source.auto ? from : remote == null ? detect()
+                : FileFormat.of(remote.files().get(0), null).framing() == Framing.OFRECORD ? Source.ofrecord : Source.tfrecord;
         Framing target = to != null ? FormatOption.framing(to)
                 : source == Source.ofrecord ? Framing.TFRECORD : Framing.OFRECORD;
         Compression outCompression = Compression.valueOf(compression.name().toUpperCase(Locale.ROOT));
@@ -111,7 +127,14 @@ final class ConvertCommand implements Callable<Integer> {
         switch (source) {
             case csv -> csv(out);
             case images -> images(out);
-            default -> records(out, source == Source.ofrecord ? Framing.OFRECORD : Framing.TFRECORD, target, outCompression);
+            default -> {
+                Framing framing = source == Source.ofrecord ? Framing.OFRECORD : Framing.TFRECORD;
+                if (remote == null) {
+                    records(out, framing, target, outCompression);
+                } else {
+                    streamedRecords(out, remote.files(), framing, target, outCompression);
+                }
+            }
         }
         return ExitCodes.OK;
     }
@@ -144,6 +167,43 @@ final class ConvertCommand implements Callable<Integer> {
             refuseOverwrite(files);
             report = withParts(target, outCompression, w -> FileConversion.convertInto(files, w, options));
         }
+        print(out, report, source, target);
+    }
+
+    /**
+     * Converts record {@code files}, local or remote, read through their streams ({@link
+     * InputFile#open}): remote files are not mapped.
+     */
+    private void streamedRecords(PrintWriter out, List<InputFile> files, Framing source, Framing target,
+                                 Compression outCompression) throws IOException {
+        List<FileConversion.Input> in = new ArrayList<>(files.size());
+        for (InputFile f : files) {
+            Framing framing = FileFormat.of(f, null).framing();
+            if (framing != source) {
+                throw new CliException(ExitCodes.USAGE, f.name() + ": " + FileFormat.name(framing) + ", not "
+                        + FileFormat.name(source) + " as the first input; convert one format at a time");
+            }
+            in.add(new FileConversion.Input(f.name(), f.fileName(), f::open));
+        }
+        List<Path> local = files.stream().filter(f -> !f.remote()).map(InputFile::path).toList();
+        FileConversion.Options options = new FileConversion.Options(source, null, target, outCompression);
+        FileConversion.Report report;
+        if (parts == null) {
+            for (Path f : local) {
+                Path o = output.resolve(f.getFileName());
+                if (Files.exists(o) && Files.isSameFile(f, o)) {
+                    throw new IllegalArgumentException("the output would overwrite the input: in=" + f + ", out=" + o);
+                }
+            }
+            report = FileConversion.convertInputs(in, output, options);
+        } else {
+            refuseOverwrite(local);
+            report = withParts(target, outCompression, w -> FileConversion.convertInputsInto(in, w, options));
+        }
+        print(out, report, source, target);
+    }
+
+    private void print(PrintWriter out, FileConversion.Report report, Framing source, Framing target) {
         out.println("converted " + report.records() + " records of " + report.files() + (report.files() == 1 ? " file" : " files")
                 + " from " + FileFormat.name(source) + " to " + FileFormat.name(target) + " in " + output);
         if (!report.exact()) {

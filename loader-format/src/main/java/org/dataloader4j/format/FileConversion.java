@@ -3,6 +3,7 @@ package org.dataloader4j.format;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -142,6 +143,82 @@ public final class FileConversion {
             tally.files++;
         }
         return tally.report();
+    }
+
+    /**
+     * A file to convert read as a stream, wherever it is kept (a remote store's file): its name as
+     * errors and reports show it, the last segment of its path (the name of the file it becomes,
+     * whose extension may name its compression), and how to open a stream of its bytes.
+     */
+    public record Input(String name, String fileName, Opener opener) {
+        /** Checks that every part is given. */
+        public Input {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(fileName, "fileName");
+            Objects.requireNonNull(opener, "opener");
+        }
+    }
+
+    /** Opens a stream of a file's bytes, which the caller closes. */
+    @FunctionalInterface
+    public interface Opener {
+        /** A new stream of the file from its start. */
+        InputStream open() throws IOException;
+    }
+
+    /**
+     * As {@link #convertAll}, {@code inputs} read through their streams: each into a file of its
+     * {@link Input#fileName} in {@code outDir}.
+     *
+     * @throws IllegalArgumentException if two inputs have the same file name
+     */
+    public static Report convertInputs(List<Input> inputs, Path outDir, Options options) throws IOException {
+        Objects.requireNonNull(options, "options");
+        Set<String> names = new HashSet<>();
+        for (Input in : inputs) {
+            if (!names.add(in.fileName())) {
+                throw new IllegalArgumentException("two inputs named " + in.fileName() + ": inputs="
+                        + inputs.stream().map(Input::name).toList());
+            }
+        }
+        Files.createDirectories(outDir);
+        Tally tally = new Tally();
+        for (Input in : inputs) {
+            Path out = outDir.resolve(in.fileName());
+            try (RecordReader reader = open(in, options)) {
+                try (RecordWriter writer = RecordWriter.create(out, options.to(), options.toCompression())) {
+                    for (RawRecord r = reader.next(); r != null; r = reader.next()) {
+                        writer.write(convertPayload(in.name(), r, options, tally));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    Files.deleteIfExists(out);
+                    throw e;
+                }
+            }
+            tally.files++;
+        }
+        return tally.report();
+    }
+
+    /** As {@link #convertInto}, {@code inputs} read through their streams. */
+    public static Report convertInputsInto(List<Input> inputs, PartWriter out, Options options) throws IOException {
+        Objects.requireNonNull(out, "out");
+        Objects.requireNonNull(options, "options");
+        Tally tally = new Tally();
+        for (Input in : inputs) {
+            try (RecordReader reader = open(in, options)) {
+                for (RawRecord r = reader.next(); r != null; r = reader.next()) {
+                    out.write(convertPayload(in.name(), r, options, tally));
+                }
+            }
+            tally.files++;
+        }
+        return tally.report();
+    }
+
+    /** The records of {@code in}, its compression the one given or detected from its file name and first bytes. */
+    private static RecordReader open(Input in, Options options) throws IOException {
+        return RecordReader.of(in.opener().open(), in.name(), options.from(), options.fromCompression(), true);
     }
 
     private static void convertOne(Path in, Path out, Options options, Tally tally) throws IOException {

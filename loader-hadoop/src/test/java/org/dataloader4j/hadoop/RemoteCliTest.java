@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The {@code loader} command over {@code hdfs://} and {@code s3a://} files prints what it prints
  * for the same files read locally, with each file's location in place of its path, and exits
- * with the same codes; no output shows the store's secret key.
+ * with the same codes; {@code convert} of remote files writes the bytes it writes from the local
+ * copy; no output shows the store's secret key.
  */
 @Timeout(300)
 class RemoteCliTest {
@@ -141,6 +142,39 @@ class RemoteCliTest {
         runs.add(run(with(List.of("inspect", s3Dir.resolve("cli/none").toString()), s3)));
         for (Result r : runs) {
             assertFalse(r.toString().contains(RemoteStores.SECRET), "the output shows the secret: " + r);
+        }
+    }
+
+    @Test
+    void convertOfRemoteFilesWritesTheBytesOfConvertOfTheLocalCopy() throws IOException {
+        Path out = RemoteStores.testDir().resolve("cli-convert");
+        List<List<String>> ways = List.of(List.of(), List.of("--to", "tfrecord", "--parts", "3", "--compression", "gzip"));
+        for (int w = 0; w < ways.size(); w++) {
+            Path fromLocal = out.resolve("local-" + w);
+            Path fromHdfs = out.resolve("hdfs-" + w);
+            Path fromS3 = out.resolve("s3a-" + w);
+            Result localRun = run(with(List.of("convert", local.resolve("ofrecord").toString(), "-o", fromLocal.toString()),
+                    ways.get(w)));
+            Result hdfsRun = run(with(List.of("convert", hdfsDir.toString(), "-o", fromHdfs.toString()), ways.get(w)));
+            List<String> s3 = new ArrayList<>(ways.get(w));
+            s3.addAll(s3Args());
+            Result s3Run = run(with(List.of("convert", s3Dir.toString(), "-o", fromS3.toString()), s3));
+            assertEquals(0, localRun.code, localRun.toString());
+            assertEquals(localRun.replace(fromLocal.toString(), fromHdfs.toString()), hdfsRun);
+            assertEquals(localRun.replace(fromLocal.toString(), fromS3.toString()), s3Run);
+            assertTrue(localRun.out.contains("converted " + RECORDS + " records of 2 files"), localRun.out);
+            assertFalse(s3Run.toString().contains(RemoteStores.SECRET), "the output shows the secret: " + s3Run);
+            List<String> names;
+            try (var files = Files.list(fromLocal)) {
+                names = files.map(f -> f.getFileName().toString()).sorted().toList();
+            }
+            assertEquals(w == 0 ? List.of("part-00000", "part-00001") : List.of("part-00000", "part-00001", "part-00002"),
+                    names);
+            for (String name : names) {
+                byte[] expected = Files.readAllBytes(fromLocal.resolve(name));
+                assertTrue(java.util.Arrays.equals(expected, Files.readAllBytes(fromHdfs.resolve(name))), "hdfs " + name);
+                assertTrue(java.util.Arrays.equals(expected, Files.readAllBytes(fromS3.resolve(name))), "s3a " + name);
+            }
         }
     }
 
