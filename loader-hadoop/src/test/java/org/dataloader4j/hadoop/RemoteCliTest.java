@@ -178,6 +178,55 @@ class RemoteCliTest {
         }
     }
 
+    /**
+     * Credentials from the environment alone: a {@code loader} process given S3A's options without
+     * its keys, and the keys in {@code AWS_ACCESS_KEY_ID} and {@code AWS_SECRET_ACCESS_KEY}, reads
+     * the files and shows the secret nowhere; without them it is refused, again without it.
+     */
+    @Test
+    @Timeout(180)
+    void credentialsFromTheEnvironmentReadAndStayUnshown() throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
+                "-cp", System.getProperty("java.class.path"), Loader.class.getName(), "verify", s3Dir.toString()));
+        RemoteStores.s3().options().forEach((k, v) -> {
+            if (!k.equals("fs.s3a.access.key") && !k.equals("fs.s3a.secret.key") && !k.equals("fs.s3a.aws.credentials.provider")) {
+                args.add("--store-option");
+                args.add(k + "=" + v);
+            }
+        });
+        args.add("--store-option");
+        args.add("fs.s3a.aws.credentials.provider=software.amazon.awssdk.auth.credentials.EnvironmentVariableCredentialsProvider");
+        Result withKeys = runProcess(args, Map.of("AWS_ACCESS_KEY_ID", RemoteStores.ACCESS_KEY,
+                "AWS_SECRET_ACCESS_KEY", RemoteStores.SECRET));
+        assertEquals(0, withKeys.code, withKeys.toString().replace(RemoteStores.SECRET, "<secret>"));
+        assertTrue(withKeys.out.contains("2 files, " + RECORDS + " records: all valid"), withKeys.out);
+        Result without = runProcess(args, Map.of());
+        assertTrue(without.code != 0, without.out);
+        for (Result r : List.of(withKeys, without)) {
+            assertFalse((r.out + r.err).contains(RemoteStores.SECRET), "the secret is shown");
+        }
+    }
+
+    /** {@code command} run as a process whose environment lacks AWS's variables but for {@code env}. */
+    private static Result runProcess(List<String> command, Map<String, String> env) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().keySet().removeIf(k -> k.startsWith("AWS_"));
+        builder.environment().putAll(env);
+        Path out = Files.createTempFile("loader-out", ".txt");
+        Path err = Files.createTempFile("loader-err", ".txt");
+        try {
+            Process p = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            if (!p.waitFor(150, java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError("loader did not end within 150 s");
+            }
+            return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
     /** The store options of s3proxy, secret included, as {@code --store-option} arguments. */
     private static List<String> s3Args() {
         List<String> args = new ArrayList<>();
