@@ -55,9 +55,7 @@ public interface ImageCodec {
          *                                  small or {@code scale} is not 1, 2, 4 or 8
          */
         default ImageSize decode(MemorySegment bytes, ColorSpace colorSpace, CropWindow window, int scale, MemorySegment out) {
-            if (scale != 1 && scale != 2 && scale != 4 && scale != 8) {
-                throw new IllegalArgumentException("scale must be 1, 2, 4 or 8: scale=" + scale);
-            }
+            ImageCodecs.checkScale(scale);
             decode(bytes, colorSpace, window, out);
             return new ImageSize(window.width(), window.height());
         }

@@ -64,4 +64,11 @@ public final class ImageCodecs {
             return imageIO();
         }
     }
+
+    /** Throws unless {@code scale} is one a codec decodes at: 1, 2, 4 or 8. */
+    static void checkScale(int scale) {
+        if (scale != 1 && scale != 2 && scale != 4 && scale != 8) {
+            throw new IllegalArgumentException("scale must be 1, 2, 4 or 8: scale=" + scale);
+        }
+    }
 }

@@ -61,9 +61,7 @@ final class NativeContext implements ImageCodec.Context {
     public ImageSize decode(MemorySegment bytes, ColorSpace colorSpace, CropWindow window, int scale, MemorySegment out) {
         Objects.requireNonNull(colorSpace, "colorSpace");
         Objects.requireNonNull(window, "window");
-        if (scale != 1 && scale != 2 && scale != 4 && scale != 8) {
-            throw new IllegalArgumentException("scale must be 1, 2, 4 or 8: scale=" + scale);
-        }
+        ImageCodecs.checkScale(scale);
         long needed = (long) window.width() * window.height() * colorSpace.channels();
         if (out.isReadOnly()) {
             throw new IllegalArgumentException("out is read-only");

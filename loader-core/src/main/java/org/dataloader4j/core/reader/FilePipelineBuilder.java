@@ -125,11 +125,16 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     public B dataDir(URI dataDir) {
         Objects.requireNonNull(dataDir, "dataDir");
         if (Locations.isLocal(dataDir)) {
-            return dataDir(Path.of(dataDir.getScheme() == null ? Path.of(dataDir.getPath()).toAbsolutePath().toUri() : dataDir));
+            return dataDir(localPath(dataDir));
         }
         this.remoteDir = dataDir;
         this.dataDir = null;
         return self();
+    }
+
+    /** The local file of {@code location}: a {@code file:} URI, or one without a scheme (a path). */
+    private static Path localPath(URI location) {
+        return location.getScheme() == null ? Path.of(location.getPath()).toAbsolutePath() : Path.of(location);
     }
 
     /** {@link #dataDir(URI)} of a location written as a URI ({@code hdfs://…}, {@code s3a://…}) or a local path. */
@@ -157,7 +162,7 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         }
         long local = list.stream().filter(Locations::isLocal).count();
         if (local == list.size()) {
-            return files(list.stream().map(u -> Path.of(u.getScheme() == null ? Path.of(u.getPath()).toAbsolutePath().toUri() : u)).toList());
+            return files(list.stream().map(FilePipelineBuilder::localPath).toList());
         }
         if (local > 0) {
             throw new IllegalArgumentException("files must be all local or all remote: " + local + " of " + list.size() + " are local");
