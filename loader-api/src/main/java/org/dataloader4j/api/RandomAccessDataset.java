@@ -17,4 +17,15 @@ public interface RandomAccessDataset<T> extends Dataset<T> {
 
     /** The number of samples in one epoch. */
     long size();
+
+    /**
+     * Says that the next calls of {@link #at} will ask for {@code indices[0 .. count)}, in that
+     * order, so that a dataset over remote storage can fetch those samples together: one round
+     * trip for many samples, not one each. A hint only: {@link #at} must still answer any index,
+     * hinted or not. The array may be reused once this returns. The default does nothing.
+     *
+     * @throws IndexOutOfBoundsException if an index is not in {@code [0, size())}
+     */
+    default void prefetch(long[] indices, int count) {
+    }
 }

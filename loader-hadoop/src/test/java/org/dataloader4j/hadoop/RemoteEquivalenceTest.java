@@ -17,8 +17,11 @@ import java.util.function.UnaryOperator;
 import org.dataloader4j.api.DataType;
 import org.dataloader4j.api.DatasetState;
 import org.dataloader4j.api.Shape;
+import org.dataloader4j.core.dataset.DistributedTrainingOptions;
+import org.dataloader4j.core.dataset.DistributedTrainingOptions.Remainder;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.core.reader.FilePipelineBuilder;
+import org.dataloader4j.core.reader.GroupKey;
 import org.dataloader4j.core.testing.ResumeRuns;
 import org.dataloader4j.core.testing.ResumeRuns.Seen;
 import org.dataloader4j.format.Compression;
@@ -40,8 +43,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The same part files read locally (memory-mapped) and through {@code hdfs://} (the
  * MiniDFSCluster) and {@code s3a://} (s3proxy) give the same batches, byte for byte: in order,
- * shuffled, sharded among ranks, with a corrupt record skipped, and resumed at several batches;
- * GZIP and ZLIB files, read through the store's sequential streams, too.
+ * shuffled, files sharded among ranks, records dealt out among ranks ({@code distributed}, with
+ * each remainder), grouped by length, with a corrupt record skipped, and resumed at several
+ * batches; GZIP and ZLIB files, read through the store's sequential streams, too.
  */
 @Timeout(300)
 class RemoteEquivalenceTest {
@@ -93,7 +97,8 @@ class RemoteEquivalenceTest {
         List<Arguments> cases = new ArrayList<>();
         for (String store : List.of("hdfs", "s3a")) {
             for (String format : List.of("ofrecord", "tfrecord")) {
-                for (String way : List.of("sequential", "shuffled", "sharded", "epochs")) {
+                for (String way : List.of("sequential", "shuffled", "sharded", "epochs", "distributed", "padded", "grouped",
+                        "distributed-grouped")) {
                     cases.add(Arguments.of(store, format, way));
                 }
             }
@@ -111,12 +116,12 @@ class RemoteEquivalenceTest {
         assertEquals(expected, actual);
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("stores")
-    void resumesAtSeveralBatchesAsTheLocalReaderDoes(String store, String format) {
-        UnaryOperator<FilePipelineBuilder<?>> options = way("shuffled");
+    void resumesAtSeveralBatchesAsTheLocalReaderDoes(String store, String format, String way) {
+        UnaryOperator<FilePipelineBuilder<?>> options = way(way);
         List<Seen> all = ResumeRuns.readAll(open(local(format), options, null));
-        for (int k : new int[] {1, 7, 20}) {
+        for (int k : new int[] {1, 7, all.size() - 2}) {
             List<Seen> remoteRun = new ArrayList<>();
             DatasetState state;
             try (DataReader first = open(remote(store, format), options, null)) {
@@ -252,7 +257,9 @@ class RemoteEquivalenceTest {
     }
 
     static List<Arguments> stores() {
-        return List.of(Arguments.of("hdfs", "ofrecord"), Arguments.of("s3a", "tfrecord"));
+        return List.of(Arguments.of("hdfs", "ofrecord", "shuffled"), Arguments.of("s3a", "tfrecord", "shuffled"),
+                Arguments.of("hdfs", "tfrecord", "distributed"), Arguments.of("s3a", "ofrecord", "padded"),
+                Arguments.of("hdfs", "ofrecord", "grouped"), Arguments.of("s3a", "tfrecord", "distributed-grouped"));
     }
 
     private static UnaryOperator<FilePipelineBuilder<?>> way(String way) {
@@ -262,8 +269,20 @@ class RemoteEquivalenceTest {
             case "sharded" -> b -> b.batchSize(17).shard(1, 3);
             case "epochs" -> b -> b.batchSize(64).epochs(3).shuffleAfterEpoch(true).randomShuffle(true).seed(SEED)
                     .shuffleBufferSize(100);
+            case "distributed" -> b -> b.batchSize(32).distributed(ranks(Remainder.WRAP));
+            case "padded" -> b -> b.batchSize(17).distributed(ranks(Remainder.PAD_WITH_MASK));
+            case "grouped" -> b -> b.batchSize(16).epochs(2).shuffleAfterEpoch(true).randomShuffle(true).seed(SEED)
+                    .shuffleBufferSize(100).groupBy(GroupKey.lengthBuckets("values", 50, 100, 150));
+            case "distributed-grouped" -> b -> b.batchSize(16).distributed(ranks(Remainder.DROP))
+                    .groupBy(GroupKey.lengthBuckets("values", 50, 100, 150));
             default -> throw new IllegalArgumentException(way);
         };
+    }
+
+    /** Rank 1 of 3, shuffled, two epochs, the last samples of an epoch dealt out as {@code remainder} says. */
+    private static DistributedTrainingOptions ranks(Remainder remainder) {
+        return DistributedTrainingOptions.builder().rank(1).worldSize(3).shuffle(true).seed(SEED).epochs(2)
+                .remainder(remainder).environment(Map.of()).build();
     }
 
     private static FilePipelineBuilder<?> local(String format) {

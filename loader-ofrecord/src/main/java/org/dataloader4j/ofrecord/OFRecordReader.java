@@ -9,6 +9,8 @@ import org.dataloader4j.api.Shape;
 import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.decode.RecordFeatures;
 import org.dataloader4j.core.reader.DataReader;
+import org.dataloader4j.format.Compression;
+import org.dataloader4j.format.Framing;
 import org.dataloader4j.image.ImageParser;
 import org.dataloader4j.ofrecord.internal.BatchParse;
 import org.dataloader4j.image.ImagePipelineBuilder;
@@ -92,7 +94,8 @@ public final class OFRecordReader {
             Parser<RecordSlice> parser = withImages(ImageParser.Records.OFRECORD,
                     decoders.isEmpty() && hasImages() ? null : new OFRecordParser(decoders));
             return assembleRecords(files -> new OFRecordDataset(files, epochs(), shuffleAfterEpoch(), fileOrderSeed()),
-                    (files, indexDir) -> OFRecordFiles.open(files, 1, indexDir), parser, OFRecordFrames.INSTANCE);
+                    (files, indexDir) -> OFRecordFiles.open(files, 1, indexDir), parser, OFRecordFrames.INSTANCE,
+                    new StreamFormat(Framing.OFRECORD, Compression.NONE, false, OFRecordDataset.KIND));
         }
     }
 }

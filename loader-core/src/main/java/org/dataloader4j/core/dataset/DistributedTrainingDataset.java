@@ -33,8 +33,9 @@ import org.dataloader4j.core.parallel.BalancedSplitter;
  * <p>{@link #next()} yields one {@link Sharded} sample per call, so {@link BatchDataset} and
  * {@link RandomShuffleDataset} compose on top; {@link #unwrapped()} yields the bare samples
  * where no padding can occur. The wrapped dataset is used only through {@link
- * RandomAccessDataset#at} and {@link RandomAccessDataset#size}, and is owned: closing this
- * closes it.
+ * RandomAccessDataset#at} and {@link RandomAccessDataset#size}, told a chunk or two ahead which
+ * indices come next ({@link RandomAccessDataset#prefetch}, so that records on remote storage are
+ * fetched together), and is owned: closing this closes it.
  *
  * <p>{@link #state()} holds the epoch, the position in this rank's share of it, the seed in use
  * (the drawn one when the options say -1), the rank, the world size and {@code N}; restoring
@@ -54,6 +55,8 @@ import org.dataloader4j.core.parallel.BalancedSplitter;
  */
 public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> {
     static final String KIND = "distributed";
+    /** The samples the wrapped dataset is told of at a time ({@link RandomAccessDataset#prefetch}). */
+    static final int PREFETCH = 256;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DistributedTrainingDataset.class);
 
     private final RandomAccessDataset<T> upstream;
@@ -66,6 +69,9 @@ public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> 
     private long position;
     private int[] order;
     private long orderEpoch = -1;
+    /** This rank's samples of the epoch, from the first, that the wrapped dataset was told will come ({@link #hintAhead}). */
+    private long hinted;
+    private final long[] hint = new long[PREFETCH];
 
     /**
      * This rank's share of {@code upstream} as {@code options} describe it.
@@ -130,13 +136,39 @@ public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> 
             }
             epoch++;
             position = 0;
+            hinted = 0;
         }
-        long global = options.mode() == Mode.STRIDE
-                ? options.rank() + position * options.worldSize()
-                : blocks.start(options.rank()) + position;
+        if (hinted < Math.min(perRank, position + 2L * PREFETCH)) {
+            hintAhead();
+        }
+        long global = globalAt(position);
         position++;
         long index = indexAt(global % n);
         return List.of(new Sharded<>(upstream.at(index), index, options.remainder() == Remainder.PAD_WITH_MASK && global >= n));
+    }
+
+    /** The position in the epoch's global order of this rank's sample {@code p}. */
+    private long globalAt(long p) {
+        return options.mode() == Mode.STRIDE
+                ? options.rank() + p * options.worldSize()
+                : blocks.start(options.rank()) + p;
+    }
+
+    /**
+     * Tells the wrapped dataset which samples come next ({@link RandomAccessDataset#prefetch}), up
+     * to two chunks of {@link #PREFETCH} ahead of the position, a chunk at a time: one chunk is
+     * fetched while the one before it is read.
+     */
+    private void hintAhead() {
+        long end = Math.min(perRank, position + 2L * PREFETCH);
+        while (hinted < end) {
+            int count = (int) Math.min(PREFETCH, perRank - hinted);
+            for (int i = 0; i < count; i++) {
+                hint[i] = indexAt(globalAt(hinted + i) % n);
+            }
+            upstream.prefetch(hint, count);
+            hinted += count;
+        }
     }
 
     /** Entry {@code p} of the current epoch's global order. */
@@ -218,6 +250,7 @@ public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> 
         seed = stateSeed;
         epoch = e;
         position = p;
+        hinted = p;
         orderEpoch = -1;
     }
 
@@ -240,13 +273,17 @@ public final class DistributedTrainingDataset<T> implements Dataset<Sharded<T>> 
 
             @Override
             public List<Sharded<T>> fetch(long[] locations) {
-                List<Sharded<T>> out = new ArrayList<>(locations.length);
-                for (long location : locations) {
-                    long index = location >>> 1;
-                    if (index >= n) {
-                        throw new IllegalArgumentException("no sample at index " + index + " of " + n);
+                long[] indices = new long[locations.length];
+                for (int i = 0; i < locations.length; i++) {
+                    indices[i] = locations[i] >>> 1;
+                    if (indices[i] >= n) {
+                        throw new IllegalArgumentException("no sample at index " + indices[i] + " of " + n);
                     }
-                    out.add(new Sharded<>(upstream.at(index), index, (location & 1) != 0));
+                }
+                upstream.prefetch(indices, indices.length);
+                List<Sharded<T>> out = new ArrayList<>(locations.length);
+                for (int i = 0; i < locations.length; i++) {
+                    out.add(new Sharded<>(upstream.at(indices[i]), indices[i], (locations[i] & 1) != 0));
                 }
                 return out;
             }

@@ -16,10 +16,15 @@ import org.dataloader4j.core.dataset.RecordView;
  * parse; a parse thread waits for them when it first {@link #load loads} a row.
  *
  * <p>A row moved to another record ({@link RecordBatch#replace}, skipping a corrupt one) is fetched
- * alone by its parse thread. The buffer is reused batch after batch, grown when a batch needs more.
+ * alone by its parse thread. The buffer is off-heap and reused batch after batch, grown when a batch
+ * needs more; or, {@link #FetchedRecords(RemoteFiles, boolean) fresh}, a new heap array each
+ * {@link #start}, for records handed out as slices whose lifetime nobody tracks
+ * ({@link RemoteRecordDataset}): the garbage collector frees it once the last slice is dropped.
  */
 final class FetchedRecords {
     private final RemoteFiles remote;
+    /** Whether each {@link #start} fetches into a new heap array rather than the reused buffer. */
+    private final boolean fresh;
     private MemorySegment buffer;
     /** Per row: where its frame starts in the buffer, and the number fetched there. */
     private long[] at = new long[0];
@@ -30,8 +35,15 @@ final class FetchedRecords {
     /** Per file with records in the batch: the read of its ranges. */
     private CompletableFuture<Void>[] reads;
 
+    /** Fetching into one off-heap buffer of {@code remote}'s, reused batch after batch. */
     FetchedRecords(RemoteFiles remote) {
+        this(remote, false);
+    }
+
+    /** Fetching into a new heap array each {@link #start} if {@code fresh}, else into one reused off-heap buffer. */
+    FetchedRecords(RemoteFiles remote, boolean fresh) {
         this.remote = remote;
+        this.fresh = fresh;
     }
 
     /**
@@ -89,7 +101,9 @@ final class FetchedRecords {
             at[row] = position[u];
             fetched[row] = numbers[row];
         }
-        if (buffer == null || buffer.byteSize() < bytes) {
+        if (fresh) {
+            buffer = MemorySegment.ofArray(new byte[Math.toIntExact(bytes)]);
+        } else if (buffer == null || buffer.byteSize() < bytes) {
             buffer = remote.allocate(Math.max(bytes, buffer == null ? 0 : buffer.byteSize() * 2));
         }
         request(ranges, rangeFile, rangeStart, rangeEnd);

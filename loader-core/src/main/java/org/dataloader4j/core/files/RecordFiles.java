@@ -152,6 +152,11 @@ public final class RecordFiles implements AutoCloseable {
         return new FetchedRecords(remote);
     }
 
+    /** Fetching of records into a new heap array each time, for slices handed out ({@link RemoteRecordDataset}). */
+    FetchedRecords newFreshFetch() {
+        return new FetchedRecords(remote, true);
+    }
+
     /** The bytes of file {@code file}. */
     private long fileSize(int file) {
         return remote != null ? remote.size(file) : mappings.get(file).byteSize();

@@ -33,6 +33,7 @@ import org.dataloader4j.core.files.FrameReader;
 import org.dataloader4j.core.files.PartFiles;
 import org.dataloader4j.core.files.RecordFiles;
 import org.dataloader4j.core.files.RecordStream;
+import org.dataloader4j.core.files.RemoteRecordDataset;
 import org.dataloader4j.core.files.StreamedRecordDataset;
 import org.dataloader4j.core.reader.internal.SkipBudget;
 import org.dataloader4j.format.Compression;
@@ -541,40 +542,28 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
      * records framed by {@code frames} (null if not: a compressed file), the files are indexed
      * when the reader opens and its load thread deals in record numbers ({@link RecordStream}).
      *
-     * @throws IllegalArgumentException if {@link #distributed} is combined with file sharding,
-     *                                  epochs or a file order, or the batch size is not set
-     */
-    @SuppressWarnings("exports") // FrameReader: for the format modules, which see core.files
-    protected DataReader assembleRecords(Function<List<Path>, Dataset<RecordSlice>> fileDataset,
-                                         BiFunction<List<Path>, Path, RandomAccessDataset<RecordSlice>> indexed,
-                                         Parser<RecordSlice> parser, FrameReader frames) {
-        return assembleRecords(fileDataset, indexed, parser, frames, null);
-    }
-
-    /**
-     * As {@link #assembleRecords(Function, BiFunction, Parser, FrameReader)}, remote files that
-     * are not framed by {@code frames} (it is null: compressed files) read as {@code streams}
-     * says, one after another through the store's sequential streams; null if the format has no
-     * such reading.
+     * <p>Remote files are read the same ways: by record number, fetched by batch, where they are
+     * framed by {@code frames}, also with {@link #distributed} ({@link RemoteRecordDataset});
+     * in order through the store's sequential streams as {@code streams} says (null if the
+     * format has no such reading) where they are compressed or grouped by {@link #groupBy}.
      *
-     * @throws IllegalArgumentException as the other, and for remote files read as streams with
-     *                                  {@link #distributed} or {@link #groupBy}
+     * @throws IllegalArgumentException if {@link #distributed} is combined with file sharding,
+     *                                  epochs or a file order, or with compressed remote files,
+     *                                  or the batch size is not set
      */
-    @SuppressWarnings("exports") // FrameReader: for the format modules, which see core.files
+    @SuppressWarnings("exports") // FrameReader, StreamFormat: for the format modules
     protected DataReader assembleRecords(Function<List<Path>, Dataset<RecordSlice>> fileDataset,
                                          BiFunction<List<Path>, Path, RandomAccessDataset<RecordSlice>> indexed,
                                          Parser<RecordSlice> parser, FrameReader frames, StreamFormat streams) {
-        if (remote() && (distributed != null || (frames == null && streams == null) || groupKey != null)) {
-            throw new IllegalArgumentException(distributed != null
-                    ? "distributed(options) reads local files only: share remote files among ranks with shard(rank, worldSize)"
-                    : groupKey != null ? "groupBy reads local files only: copy the files to a local disk"
-                    : "this format's compressed record files are read from local files only: copy them to a local disk,"
-                    + " or write them uncompressed");
+        if (remote() && distributed != null && frames == null) {
+            throw new IllegalArgumentException("distributed(options) indexes the records of uncompressed files only: share"
+                    + " compressed remote files among ranks with shard(rank, worldSize)");
         }
-        if (remote() && frames == null) {
-            Dataset<RecordSlice> source = remoteStreams(streams);
-            checkBatchSize(source);
-            return pipeline(source, parser, null);
+        if (remote() && distributed == null && streams == null && (frames == null || groupKey != null)) {
+            throw new IllegalArgumentException(frames == null
+                    ? "this format's compressed record files are read from local files only: copy them to a local disk,"
+                    + " or write them uncompressed"
+                    : "groupBy reads this format's remote files in order, which it cannot: copy them to a local disk");
         }
         ToLongFunction<RecordSlice> groupFn = groupKey == null ? null : groupKey.bind(recordFeatures());
         if (distributed == null && frames != null && groupFn == null) {
@@ -582,7 +571,9 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
             return numbered(frames, parser);
         }
         if (distributed == null) {
-            Dataset<RecordSlice> source = fileDataset.apply(resolveFiles());
+            // Files read in order: a group batch's load thread reads the records' bytes, and so
+            // does a compressed file's; remote ones stream through the store.
+            Dataset<RecordSlice> source = remote() ? remoteStreams(streams) : fileDataset.apply(resolveFiles());
             checkBatchSize(source);
             return pipeline(source, parser, groupFn);
         }
@@ -600,7 +591,9 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
             throw new IllegalArgumentException("groupBy makes batches of the data's own sizes, which PAD_WITH_MASK cannot"
                     + " pad: use Remainder.DROP or WRAP with groupBy");
         }
-        RandomAccessDataset<RecordSlice> records = indexed.apply(allFiles(), indexDir);
+        RandomAccessDataset<RecordSlice> records = remote()
+                ? new RemoteRecordDataset(openRemote(frames, readerOptions()), 1)
+                : indexed.apply(allFiles(), indexDir);
         DistributedTrainingDataset<RecordSlice> share;
         try {
             share = new DistributedTrainingDataset<>(records, distributed);

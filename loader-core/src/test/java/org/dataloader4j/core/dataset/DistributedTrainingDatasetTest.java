@@ -322,6 +322,77 @@ class DistributedTrainingDatasetTest {
         assertThrows(IllegalStateException.class, padded::unwrapped);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Mode.class)
+    void theWrappedDatasetIsToldWhichSamplesComeBeforeTheyAreAsked(Mode mode) {
+        for (int resumeAt : new int[] {0, 300}) {
+            Hinted hinted = new Hinted(1000);
+            var ds = new DistributedTrainingDataset<>(hinted, options(1, 3).mode(mode).shuffle(true).seed(SEED)
+                    .remainder(Remainder.WRAP).epochs(2).build());
+            if (resumeAt > 0) {
+                var first = dataset(1000, options(1, 3).mode(mode).shuffle(true).seed(SEED).remainder(Remainder.WRAP)
+                        .epochs(2).build());
+                for (int i = 0; i < resumeAt; i++) {
+                    first.next();
+                }
+                ds.restore(first.state());
+            }
+            List<Sharded<Integer>> read = drain(ds);
+            assertEquals(2 * 334 - resumeAt, read.size());
+            // Every sample was named before it was asked for, in the order asked, and never more
+            // than two chunks ahead.
+            assertEquals(hinted.asked, hinted.named.subList(0, hinted.asked.size()));
+            assertEquals(hinted.named.size(), hinted.asked.size(), "nothing named that was not asked for");
+            assertTrue(hinted.mostAhead <= 2 * DistributedTrainingDataset.PREFETCH, "ahead by " + hinted.mostAhead);
+            assertTrue(hinted.mostAhead > DistributedTrainingDataset.PREFETCH, "a chunk is named before the last is read");
+        }
+    }
+
+    /** Integers 0 to n - 1 that record which indices they were told would come and which were asked for. */
+    private static final class Hinted extends SampleAtATimeDataset<Integer> implements org.dataloader4j.api.RandomAccessDataset<Integer> {
+        final int n;
+        final List<Long> named = new ArrayList<>();
+        final List<Long> asked = new ArrayList<>();
+        int mostAhead;
+
+        Hinted(int n) {
+            this.n = n;
+        }
+
+        @Override
+        public Integer at(long index) {
+            asked.add(index);
+            return (int) index;
+        }
+
+        @Override
+        public long size() {
+            return n;
+        }
+
+        @Override
+        public void prefetch(long[] indices, int count) {
+            for (int i = 0; i < count; i++) {
+                named.add(indices[i]);
+            }
+            mostAhead = Math.max(mostAhead, named.size() - asked.size());
+        }
+
+        @Override
+        protected Integer nextSample() {
+            throw new UnsupportedOperationException("read by index only");
+        }
+
+        @Override
+        public DatasetState state() {
+            return DatasetState.of("hinted", null);
+        }
+
+        @Override
+        public void restore(DatasetState state) {
+        }
+    }
+
     /** Each batch as one element, so {@link #drain} counts batches. */
     private record Batches<E>(Dataset<E> batches) implements Dataset<List<E>> {
         @Override

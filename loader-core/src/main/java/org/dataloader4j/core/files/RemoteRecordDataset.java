@@ -1,0 +1,314 @@
+package org.dataloader4j.core.files;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.dataloader4j.api.Dataset;
+import org.dataloader4j.api.DatasetState;
+import org.dataloader4j.api.RandomAccessDataset;
+import org.dataloader4j.api.SampleLocator;
+import org.dataloader4j.core.dataset.Checks;
+import org.dataloader4j.core.dataset.RecordSlice;
+import org.dataloader4j.core.dataset.RecordView;
+import org.dataloader4j.core.dataset.SampleAtATimeDataset;
+
+/**
+ * The records of remote {@link RecordFiles} by index, counted across the files in the order given:
+ * the remote counterpart of {@link IndexedRecordDataset}, with the same states, for the decorators
+ * that fetch records by index ({@link org.dataloader4j.core.dataset.DistributedTrainingDataset}).
+ *
+ * <p>Records asked for one at a time would cost a round trip each. So the records {@link #prefetch}
+ * names are fetched together, as a reader's batches are ({@link FetchedRecords}: sorted, merged,
+ * one range read per file), as soon as they are named; {@link #at} then finds them fetched, or
+ * waits for their read. {@link #next()} names its next records itself. An index not named is
+ * fetched alone; a fetch whose records are passed over (a caller that asks for a later one first)
+ * is dropped.
+ *
+ * <p>The records are {@link RecordSlice}s of heap arrays, one array per fetch, each frame checked
+ * as it is taken: valid for as long as anyone holds them, even after {@link #close()}.
+ * Single-threaded; owns and closes the files.
+ */
+public final class RemoteRecordDataset extends SampleAtATimeDataset<RecordSlice> implements RandomAccessDataset<RecordSlice> {
+    /** The records {@link #next()} names at a time. */
+    static final int READ_AHEAD = 256;
+    /** A fetch holds at most this many bytes of frames; a longer list of records is fetched in parts. */
+    static final long FETCH_BYTES = 32 << 20;
+    /** The fetches named and not yet taken that are kept; older ones are dropped, their records fetched alone if asked. */
+    private static final int MAX_PENDING = 8;
+
+    private final RecordFiles files;
+    private final long epochs;
+    /** starts[f] is the index of file f's first record; starts[files] is the total. */
+    private final long[] starts;
+    private final Map<String, Integer> byName = new HashMap<>();
+    /** The fetches started by {@link #prefetch}, oldest first, each with the records it was asked for. */
+    private final ArrayDeque<Fetch> pending = new ArrayDeque<>();
+    private final long[] ahead = new long[READ_AHEAD];
+    private long epoch;
+    private long position;
+    /** The first index of the epoch that {@link #next()} has not named yet. */
+    private long named;
+    private boolean ended;
+    private boolean closed;
+
+    /** One fetch of records, and how many of them {@link #at} has taken. */
+    private static final class Fetch {
+        final FetchedRecords records;
+        final long[] numbers;
+        int taken;
+
+        Fetch(FetchedRecords records, long[] numbers) {
+            this.records = records;
+            this.numbers = numbers;
+        }
+    }
+
+    /**
+     * The records of the remote {@code files}, for {@code epochs} epochs ({@link Dataset#FOREVER}
+     * for no end); the dataset owns the files.
+     *
+     * @throws IllegalArgumentException if the files are local or {@code epochs} is out of range
+     */
+    public RemoteRecordDataset(RecordFiles files, long epochs) {
+        if (!files.remote()) {
+            throw new IllegalArgumentException("local files are read by IndexedRecordDataset: " + files.names());
+        }
+        this.files = files;
+        this.epochs = Checks.epochs(epochs);
+        List<String> names = files.names();
+        this.starts = new long[names.size() + 1];
+        for (int f = 0; f < names.size(); f++) {
+            starts[f + 1] = starts[f] + files.records(f);
+        }
+        for (int f = names.size() - 1; f >= 0; f--) {
+            byName.put(names.get(f), f); // a file listed twice: its first index
+        }
+    }
+
+    @Override
+    public long size() {
+        return starts[starts.length - 1];
+    }
+
+    /** The range reads started so far, and the ranges they read ({@link RecordFiles#readCounts()}). */
+    public long[] readCounts() {
+        return files.readCounts();
+    }
+
+    /**
+     * Starts fetching records {@code indices[0 .. count)}, in parts of at most {@link #FETCH_BYTES}.
+     *
+     * @throws IndexOutOfBoundsException if an index is not in {@code [0, size())}
+     */
+    @Override
+    public void prefetch(long[] indices, int count) {
+        checkOpen();
+        int from = 0;
+        while (from < count) {
+            long bytes = 0;
+            int to = from;
+            while (to < count && (to == from || bytes + frameBytes(indices[to]) <= FETCH_BYTES)) {
+                bytes += frameBytes(indices[to]);
+                to++;
+            }
+            long[] numbers = new long[to - from];
+            for (int i = from; i < to; i++) {
+                numbers[i - from] = number(indices[i]);
+            }
+            if (pending.size() == MAX_PENDING) {
+                pending.removeFirst();
+            }
+            FetchedRecords fetch = files.newFreshFetch();
+            fetch.start(numbers, numbers.length);
+            pending.addLast(new Fetch(fetch, numbers));
+            from = to;
+        }
+    }
+
+    /**
+     * Record {@code index}, counted across the files in the order given: taken from a fetch if it
+     * is the next record one was asked for, else fetched alone.
+     *
+     * @throws IndexOutOfBoundsException if {@code index} is not in {@code [0, size())}
+     * @throws IllegalStateException if the dataset is closed
+     * @throws org.dataloader4j.api.CorruptDataException naming file, record and offset if the frame is damaged
+     * @throws org.dataloader4j.api.StorageException naming them if the file cannot be read
+     */
+    @Override
+    public RecordSlice at(long index) {
+        checkOpen();
+        return slice(number(index));
+    }
+
+    /**
+     * Record {@code number}: the next record of the first fetch whose next record it is (the
+     * fetches before that one were passed over, and are dropped), else fetched alone.
+     */
+    private RecordSlice slice(long number) {
+        RecordView view = new RecordView();
+        Fetch match = null;
+        for (Fetch fetch : pending) {
+            if (fetch.numbers[fetch.taken] == number) {
+                match = fetch;
+                break;
+            }
+        }
+        if (match == null) {
+            files.load(number, view, true);
+        } else {
+            while (pending.peekFirst() != match) {
+                pending.removeFirst();
+            }
+            match.records.load(match.taken, number, view, true);
+            if (++match.taken == match.numbers.length) {
+                pending.removeFirst();
+            }
+        }
+        return new RecordSlice(view.source(), view.start(), view.length(), view.file(), view.index(), view.offset());
+    }
+
+    /** The number ({@link RecordLocations#number}) of record {@code index}. */
+    private long number(long index) {
+        if (index < 0 || index >= size()) {
+            throw new IndexOutOfBoundsException("index out of range: index=" + index + ", size=" + size());
+        }
+        // The last file whose first record is at or before index; empty files are passed over.
+        int lo = 0;
+        int hi = starts.length - 2;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (starts[mid] <= index) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return RecordLocations.number(lo, index - starts[lo]);
+    }
+
+    private long frameBytes(long index) {
+        long number = number(index);
+        return files.frameBytes(RecordLocations.fileOf(number), (int) RecordLocations.recordOf(number));
+    }
+
+    @Override
+    protected RecordSlice nextSample() {
+        if (ended) {
+            return null;
+        }
+        if (position == size()) {
+            if (size() == 0 || (epochs != Dataset.FOREVER && epoch + 1 >= epochs)) {
+                ended = true;
+                return null;
+            }
+            epoch++;
+            position = 0;
+            named = 0;
+        }
+        if (position >= named) {
+            int count = (int) Math.min(READ_AHEAD, size() - position);
+            for (int i = 0; i < count; i++) {
+                ahead[i] = position + i;
+            }
+            prefetch(ahead, count);
+            named = position + count;
+        }
+        return at(position++);
+    }
+
+    /**
+     * Locates a record as the local readers do ({@link RecordLocations}: its number and its
+     * frame's offset), and fetches records again by their locations, together.
+     */
+    @Override
+    public Optional<SampleLocator<RecordSlice>> locator() {
+        return Optional.of(new SampleLocator<>() {
+            @Override
+            public int width() {
+                return RecordLocations.WIDTH;
+            }
+
+            @Override
+            public void locate(RecordSlice sample, long[] to, int at) {
+                Integer file = byName.get(sample.file());
+                if (file == null) {
+                    throw new IllegalArgumentException("not a file of this reader: " + sample.file());
+                }
+                to[at] = RecordLocations.number(file, sample.index());
+                to[at + 1] = sample.offset();
+            }
+
+            @Override
+            public List<RecordSlice> fetch(long[] locations) {
+                if (locations.length % RecordLocations.WIDTH != 0) {
+                    throw new IllegalArgumentException("locations come in pairs: length=" + locations.length);
+                }
+                long[] indices = new long[locations.length / RecordLocations.WIDTH];
+                for (int i = 0; i < indices.length; i++) {
+                    indices[i] = indexOf(locations[i * RecordLocations.WIDTH], locations[i * RecordLocations.WIDTH + 1]);
+                }
+                prefetch(indices, indices.length);
+                List<RecordSlice> out = new ArrayList<>(indices.length);
+                for (long index : indices) {
+                    out.add(at(index));
+                }
+                return out;
+            }
+        });
+    }
+
+    /** The index of the record numbered {@code number} whose frame is at {@code offset}. */
+    private long indexOf(long number, long offset) {
+        int file = RecordLocations.fileOf(number);
+        long record = RecordLocations.recordOf(number);
+        if (file >= starts.length - 1 || record >= files.records(file) || files.index(file).offset((int) record) != offset) {
+            throw new IllegalArgumentException("no record of these " + (starts.length - 1) + " files is at location ("
+                    + number + ", " + offset + ")");
+        }
+        return starts[file] + record;
+    }
+
+    @Override
+    public long epoch() {
+        return epoch;
+    }
+
+    @Override
+    public DatasetState state() {
+        return DatasetState.of(IndexedRecordDataset.KIND, null).with("epoch", epoch).with("record", ended ? -1 : position);
+    }
+
+    /** {@inheritDoc} A record of -1 is the end. */
+    @Override
+    public void restore(DatasetState state) {
+        state.expect(IndexedRecordDataset.KIND);
+        long e = state.field("epoch");
+        long r = state.field("record");
+        if (e < 0 || (epochs != Dataset.FOREVER && e >= epochs) || r < -1 || r > size()) {
+            throw new IllegalArgumentException("state does not fit " + size() + " records and " + epochs
+                    + " epochs: " + state);
+        }
+        epoch = e;
+        ended = r == -1;
+        position = ended ? size() : r;
+        named = position;
+        pending.clear();
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("remote record dataset is closed: files=" + files.names());
+        }
+    }
+
+    /** Closes the files (after the reads under way, {@link RemoteFiles#close()}); the slices handed out stay valid. Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        pending.clear();
+        files.close();
+    }
+}
