@@ -202,6 +202,55 @@ class ReaderCloseTest {
         assertEquals(1, watched.closedBy.size(), watched.closedBy.toString());
     }
 
+    /**
+     * A reader closed while its last worker closes the dataset at the end of the data leaves that
+     * close uninterrupted, and waits for it: a dataset's close may wait for threads of its own or
+     * a remote store's clients, which an interrupt would cut short and leave running.
+     */
+    @Test
+    void closeDoesNotInterruptTheWorkerClosingTheDataset() throws InterruptedException {
+        CountDownLatch closing = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        Dataset<Integer> slowToClose = new ForwardingDataset<>(ListDataset.of(IntStream.range(0, 40).boxed().toList())) {
+            @Override
+            public List<Integer> next() {
+                return upstream().next();
+            }
+
+            @Override
+            public DatasetState state() {
+                return upstream().state();
+            }
+
+            @Override
+            public void restore(DatasetState state) {
+                upstream().restore(state);
+            }
+
+            @Override
+            public void close() {
+                closing.countDown();
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    interrupted.set(true);
+                }
+                closed.set(true);
+                super.close();
+            }
+        };
+        DataReader reader = DataReader.of(new BatchDataset<>(slowToClose, 4, false), new IntParser(),
+                ReaderOptions.builder().name(name).ringSize(4).parseThreads(2).build());
+        while (reader.read() != null) {
+            // to the end
+        }
+        closing.await();
+        reader.close();
+        assertTrue(closed.get(), "close() returned after the dataset's close");
+        assertFalse(interrupted.get(), "the worker closing the dataset was interrupted");
+    }
+
     @Test
     void aReaderClosedBeforeTheEndClosesTheDatasetInClose() {
         ClosingWatched<Integer> watched = new ClosingWatched<>(ListDataset.of(IntStream.range(0, 4_000).boxed().toList()));

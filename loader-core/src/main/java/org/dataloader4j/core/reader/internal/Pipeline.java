@@ -64,6 +64,8 @@ public final class Pipeline<T> {
     private final Settings settings;
     private final Dataset<T> dataset;
     private final AtomicBoolean datasetClosed = new AtomicBoolean();
+    /** The parse worker closing the dataset at the end of the data, which {@link #awaitStop} leaves uninterrupted; guarded by this. */
+    private Thread datasetCloser;
     private final SlotRing ring;
     private final OutputPool outputs;
     private final LoadLoop<T> load;
@@ -152,11 +154,25 @@ public final class Pipeline<T> {
      * {@code close()}.
      */
     void workerEnded() {
-        if (liveWorkers.decrementAndGet() == 0 && load.finished() && running()) {
+        if (liveWorkers.decrementAndGet() == 0 && load.finished()) {
+            synchronized (this) {
+                // Decided under the lock awaitStop interrupts the workers under: a worker that
+                // closes the dataset is not interrupted by a close() of the reader meanwhile, which
+                // would cut short the dataset's own waits (for its threads, a remote store's clients).
+                if (!running()) {
+                    return;
+                }
+                datasetCloser = Thread.currentThread();
+            }
+            boolean interrupted = Thread.interrupted();
             try {
                 closeDataset();
             } catch (RuntimeException e) {
                 LOG.warn("reader {}: closing the dataset at the end of the data failed", settings.name(), e);
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }
     }
@@ -196,16 +212,21 @@ public final class Pipeline<T> {
      * Stops every thread of a pipeline that {@link #requestStop() is stopping}: halts the ring
      * (every wait ends), interrupts the parse workers (a parser that checks for interruption
      * stops at once; any other at the end of its batch, as a worker looks for the stop before each
-     * slot), and joins each thread until {@code timeout} has passed in all; a thread still running
-     * then is interrupted and named in the log.
+     * slot) but the one closing the dataset at the end of the data, and joins each thread until
+     * {@code timeout} has passed in all; a thread still running then is interrupted and named in
+     * the log.
      *
      * @return true if every thread ended in time
      */
     public boolean awaitStop(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         ring.halt();
-        for (ParseWorker<T> w : workers) {
-            w.thread().interrupt();
+        synchronized (this) {
+            for (ParseWorker<T> w : workers) {
+                if (w.thread() != datasetCloser) {
+                    w.thread().interrupt();
+                }
+            }
         }
         boolean stopped = true;
         for (ParseWorker<T> w : workers) {
