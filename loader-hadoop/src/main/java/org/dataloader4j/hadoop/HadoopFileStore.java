@@ -9,11 +9,13 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -43,17 +45,25 @@ public final class HadoopFileStore implements FileStore {
     static final int READ_THREADS = 4;
     private static final AtomicInteger STORES = new AtomicInteger();
 
+    /** How long {@link #close()} waits for the file system to close. */
+    private static final long CLOSE_SECONDS = 60;
+
     private final FileSystem fs;
     private final String name;
+    /** The store's number in this JVM, in its threads' names. */
+    private final int id;
     private final ExecutorService reads;
+    /** Every thread the pool of {@link #reads} started, which {@link #close()} waits for. */
+    private final List<Thread> readThreads = new CopyOnWriteArrayList<>();
 
     private HadoopFileStore(FileSystem fs, String name) {
         this.fs = fs;
         this.name = name;
-        int store = STORES.incrementAndGet();
+        this.id = STORES.incrementAndGet();
         AtomicInteger threads = new AtomicInteger();
         this.reads = Executors.newFixedThreadPool(READ_THREADS, r -> {
-            Thread t = new Thread(r, "dataloader4j-hadoop-" + store + "-read-" + threads.incrementAndGet());
+            Thread t = new Thread(r, "dataloader4j-hadoop-" + id + "-read-" + threads.incrementAndGet());
+            readThreads.add(t);
             t.setDaemon(true);
             return t;
         });
@@ -125,13 +135,56 @@ public final class HadoopFileStore implements FileStore {
         }
     }
 
-    /** Stops the read threads (waiting a little for reads under way) and closes the file system. Idempotent. */
+    /**
+     * Stops the read threads (waiting a little for reads under way) and closes the file system,
+     * on a thread of its own named after the store, waited for up to {@link #CLOSE_SECONDS} even if
+     * the calling thread is interrupted: Hadoop's close stops its clients and their threads only
+     * if it is not interrupted, and a reader may close its store on a parse thread that the
+     * reader's own {@code close()} is interrupting at that moment. Idempotent.
+     *
+     * @throws IOException if closing failed or took longer than {@link #CLOSE_SECONDS}
+     */
     @Override
     public void close() throws IOException {
+        AtomicReference<IOException> failure = new AtomicReference<>();
+        Thread closer = new Thread(() -> {
+            try {
+                closeNow();
+            } catch (IOException e) {
+                failure.set(e);
+            }
+        }, "dataloader4j-hadoop-" + id + "-close");
+        closer.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLOSE_SECONDS);
+        boolean interrupted = false;
+        while (closer.isAlive() && System.nanoTime() < deadline) {
+            try {
+                closer.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (closer.isAlive()) {
+            throw new IOException("closing the file system of " + name + " took longer than " + CLOSE_SECONDS + " s");
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+    }
+
+    /** Stops the read threads, waiting up to 10 s for them to end (not only to leave the pool), then closes the file system. */
+    private void closeNow() throws IOException {
         reads.shutdownNow();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         try {
-            if (!reads.awaitTermination(10, TimeUnit.SECONDS)) {
-                throw new IOException("the read threads of " + name + " did not stop within 10 s");
+            for (Thread t : readThreads) {
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+                if (t.isAlive()) {
+                    throw new IOException("the read threads of " + name + " did not stop within 10 s");
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

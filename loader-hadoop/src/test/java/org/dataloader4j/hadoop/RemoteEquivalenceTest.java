@@ -22,6 +22,7 @@ import org.dataloader4j.core.dataset.DistributedTrainingOptions.Remainder;
 import org.dataloader4j.core.reader.DataReader;
 import org.dataloader4j.core.reader.FilePipelineBuilder;
 import org.dataloader4j.core.reader.GroupKey;
+import org.dataloader4j.core.reader.LiveThreads;
 import org.dataloader4j.core.testing.ResumeRuns;
 import org.dataloader4j.core.testing.ResumeRuns.Seen;
 import org.dataloader4j.format.Compression;
@@ -34,6 +35,7 @@ import org.dataloader4j.ofrecord.OFRecordReader;
 import org.dataloader4j.tfrecord.FixedLenFeature;
 import org.dataloader4j.tfrecord.TFRecordReader;
 import org.dataloader4j.tfrecord.VarLenFeature;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -106,12 +108,18 @@ class RemoteEquivalenceTest {
         return cases;
     }
 
+    /** A closed reader leaves no thread of its store behind (read threads, closer). */
+    @AfterEach
+    void leavesNoThreadOfAStore() {
+        assertEquals(List.of(), LiveThreads.named("dataloader4j-hadoop-"));
+    }
+
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("cases")
     void readsTheSameBatchesAsTheLocalMapping(String store, String format, String way) {
         UnaryOperator<FilePipelineBuilder<?>> options = way(way);
-        List<Seen> expected = ResumeRuns.readAll(open(local(format), options, null));
-        List<Seen> actual = ResumeRuns.readAll(open(remote(store, format), options, null));
+        List<Seen> expected = readAll(open(local(format), options, null));
+        List<Seen> actual = readAll(open(remote(store, format), options, null));
         assertTrue(expected.size() > 10, "enough batches to compare: " + expected.size());
         assertEquals(expected, actual);
     }
@@ -120,7 +128,7 @@ class RemoteEquivalenceTest {
     @MethodSource("stores")
     void resumesAtSeveralBatchesAsTheLocalReaderDoes(String store, String format, String way) {
         UnaryOperator<FilePipelineBuilder<?>> options = way(way);
-        List<Seen> all = ResumeRuns.readAll(open(local(format), options, null));
+        List<Seen> all = readAll(open(local(format), options, null));
         for (int k : new int[] {1, 7, all.size() - 2}) {
             List<Seen> remoteRun = new ArrayList<>();
             DatasetState state;
@@ -131,7 +139,7 @@ class RemoteEquivalenceTest {
                 state = first.state();
             }
             try (DataReader resumed = open(remote(store, format), options, state)) {
-                remoteRun.addAll(ResumeRuns.readAll(resumed));
+                remoteRun.addAll(readAll(resumed));
             }
             assertEquals(all, remoteRun, "resumed after " + k + " batches");
         }
@@ -170,14 +178,14 @@ class RemoteEquivalenceTest {
             storeOptions = s3.options();
         }
         UnaryOperator<FilePipelineBuilder<?>> options = b -> way("epochs").apply(((TFRecordReader.Builder) b).compression(compression));
-        List<Seen> expected = ResumeRuns.readAll(open(builder("tfrecord").dataDir(dir), options, null));
+        List<Seen> expected = readAll(open(builder("tfrecord").dataDir(dir), options, null));
         assertTrue(expected.size() > 10, "enough batches to compare: " + expected.size());
         Function<DatasetState, DataReader> remoteReader = state -> {
             FilePipelineBuilder<?> b = builder("tfrecord").dataDir(remoteDir);
             storeOptions.forEach(b::storeOption);
             return open(b, options, state);
         };
-        assertEquals(expected, ResumeRuns.readAll(remoteReader.apply(null)));
+        assertEquals(expected, readAll(remoteReader.apply(null)));
 
         List<Seen> resumedRun = new ArrayList<>();
         DatasetState state;
@@ -187,7 +195,7 @@ class RemoteEquivalenceTest {
             }
             state = first.state();
         }
-        resumedRun.addAll(ResumeRuns.readAll(remoteReader.apply(state)));
+        resumedRun.addAll(readAll(remoteReader.apply(state)));
         assertEquals(expected, resumedRun, "resumed after 9 batches");
     }
 
@@ -308,6 +316,13 @@ class RemoteEquivalenceTest {
         }
         return b.dataPartNum(PARTS).partNameSuffixLength(PartWriter.SUFFIX_LENGTH)
                 .reader(o -> o.name("equivalence-" + NAMES.incrementAndGet()).parseThreads(2).ringSize(4));
+    }
+
+    /** Every batch of {@code reader}, which is then closed. */
+    private static List<Seen> readAll(DataReader reader) {
+        try (reader) {
+            return ResumeRuns.readAll(reader);
+        }
     }
 
     private static DataReader open(FilePipelineBuilder<?> builder, UnaryOperator<FilePipelineBuilder<?>> options,
