@@ -187,6 +187,16 @@ class RemoteEquivalenceTest {
         };
         assertEquals(expected, readAll(remoteReader.apply(null)));
 
+        // With the compression left to be detected, as for local files: the files' first bytes tell it.
+        FilePipelineBuilder<?> detecting = builder("tfrecord").dataDir(remoteDir);
+        storeOptions.forEach(detecting::storeOption);
+        assertEquals(expected, readAll(open(detecting, way("epochs"), null)), "compression detected");
+        FilePipelineBuilder<?> distributed = builder("tfrecord").dataDir(remoteDir);
+        storeOptions.forEach(distributed::storeOption);
+        IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> build(way("distributed").apply(distributed)));
+        assertTrue(refused.getMessage().contains("part-00000 is " + compression), refused.getMessage());
+
         List<Seen> resumedRun = new ArrayList<>();
         DatasetState state;
         try (DataReader first = remoteReader.apply(null)) {

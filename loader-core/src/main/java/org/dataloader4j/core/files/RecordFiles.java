@@ -11,6 +11,7 @@ import org.dataloader4j.core.dataset.RecordSlice;
 import org.dataloader4j.core.dataset.RecordView;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
 import org.dataloader4j.format.CorruptRecordException;
+import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.store.FileStore;
 import org.dataloader4j.format.store.StoredFile;
 
@@ -112,11 +113,23 @@ public final class RecordFiles implements AutoCloseable {
      */
     public static RecordFiles open(FileStore store, List<StoredFile> files, FrameReader frames, Path cacheDir, String name,
                                    int threads) {
+        return open(store, files, frames, null, cacheDir, name, threads);
+    }
+
+    /**
+     * As {@link #open(FileStore, List, FrameReader, Path, String, int)}; with {@code detect} (the
+     * files' framing, else null) a compressed file is told by its name or first bytes, as a local
+     * file's compression is detected, before it is indexed.
+     *
+     * @throws CompressedFileException naming a compressed file, if {@code detect} is given (the store is then closed)
+     */
+    public static RecordFiles open(FileStore store, List<StoredFile> files, FrameReader frames, Framing detect,
+                                   Path cacheDir, String name, int threads) {
         if (files.isEmpty()) {
             throw new IllegalArgumentException("a dataset needs at least one file");
         }
         RecordLocations.checkFiles(files.size());
-        return new RecordFiles(RemoteFiles.open(store, files, frames, cacheDir, name, threads));
+        return new RecordFiles(RemoteFiles.open(store, files, frames, detect, cacheDir, name, threads));
     }
 
     private static String fileName(Path file) {

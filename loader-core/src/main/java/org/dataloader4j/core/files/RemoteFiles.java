@@ -22,7 +22,9 @@ import org.dataloader4j.api.CorruptDataException;
 import org.dataloader4j.api.StorageException;
 import org.dataloader4j.core.dataset.RecordView;
 import org.dataloader4j.core.parallel.MultiThreadLoop;
+import org.dataloader4j.format.Compression;
 import org.dataloader4j.format.CorruptRecordException;
+import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.store.FileStore;
 import org.dataloader4j.format.store.RangeReader;
 import org.dataloader4j.format.store.StoredFile;
@@ -48,6 +50,8 @@ final class RemoteFiles implements AutoCloseable {
     static final int MERGE_GAP = 64 << 10;
     /** A merged range grows to at most this many bytes. */
     static final int MAX_RANGE = 8 << 20;
+    /** The first bytes of a file that tell its compression ({@link Compression#detect(String, byte[], Framing)}). */
+    private static final int HEAD_BYTES = 12;
     /** How long {@link #close()} waits for reads under way. */
     private static final long CLOSE_WAIT_SECONDS = 30;
     private static final Logger LOG = LoggerFactory.getLogger(RemoteFiles.class);
@@ -77,14 +81,19 @@ final class RemoteFiles implements AutoCloseable {
      * Indexes {@code files} of {@code store} (which the result owns, and closes if this fails), the
      * files indexed side by side on up to {@code threads} threads named {@code name-1} and up.
      *
+     * @param detect   the framing of the records if a compressed file is to be told ({@link
+     *                 CompressedFileException}) before it is indexed, from its name or first bytes, as
+     *                 {@link Compression#detect(String, byte[], Framing)} tells a local file's; null
+     *                 to index every file as uncompressed frames
      * @param cacheDir the local folder of the sidecars, or null to keep the indexes in memory
      * @throws StorageException naming a file that cannot be read
+     * @throws CompressedFileException naming a compressed file, if {@code detect} is given
      */
-    static RemoteFiles open(FileStore store, List<StoredFile> files, FrameReader frames, Path cacheDir, String name,
-                            int threads) {
+    static RemoteFiles open(FileStore store, List<StoredFile> files, FrameReader frames, Framing detect, Path cacheDir,
+                            String name, int threads) {
         RecordIndex[] indexes = new RecordIndex[files.size()];
         try (MultiThreadLoop loop = new MultiThreadLoop(name, Math.max(1, Math.min(threads, files.size())))) {
-            loop.forEach(files.size(), f -> indexes[f] = index(store, files.get(f), frames, cacheDir));
+            loop.forEach(files.size(), f -> indexes[f] = index(store, files.get(f), frames, detect, cacheDir));
         } catch (RuntimeException | Error e) {
             closeQuietly(store, e);
             throw e;
@@ -92,8 +101,14 @@ final class RemoteFiles implements AutoCloseable {
         return new RemoteFiles(store, List.copyOf(files), frames, indexes);
     }
 
-    /** The index of {@code file}: its cached sidecar, or a scan of the whole file read once. */
-    private static RecordIndex index(FileStore store, StoredFile file, FrameReader frames, Path cacheDir) {
+    /**
+     * The index of {@code file}: its cached sidecar, or a scan of the whole file read once; with
+     * {@code detect}, first a look at its name and then at its first bytes as they arrive.
+     */
+    private static RecordIndex index(FileStore store, StoredFile file, FrameReader frames, Framing detect, Path cacheDir) {
+        if (detect != null) {
+            checkUncompressed(file, new byte[0], detect);
+        }
         long mtime = TimeUnit.MILLISECONDS.toNanos(file.modificationTime());
         Path sidecar = cacheDir == null ? null : RecordIndex.cachedSidecar(file.location().toString(), file.name(), cacheDir);
         if (sidecar != null) {
@@ -104,7 +119,7 @@ final class RemoteFiles implements AutoCloseable {
         }
         RecordIndex index;
         try (Arena scan = Arena.ofConfined()) {
-            index = RecordIndex.scanHeaders(readWhole(store, file, scan), frames, file.toString());
+            index = RecordIndex.scanHeaders(readWhole(store, file, scan, detect), frames, file.toString());
         }
         if (sidecar != null && !index.damaged()) {
             try {
@@ -117,10 +132,15 @@ final class RemoteFiles implements AutoCloseable {
         return index;
     }
 
-    /** The whole of {@code file}, read through the store's stream into memory of {@code arena}. */
-    private static MemorySegment readWhole(FileStore store, StoredFile file, Arena arena) {
+    /**
+     * The whole of {@code file}, read through the store's stream into memory of {@code arena};
+     * with {@code detect}, its first bytes are checked as soon as they are read.
+     */
+    private static MemorySegment readWhole(FileStore store, StoredFile file, Arena arena, Framing detect) {
         MemorySegment bytes = arena.allocate(Math.max(1, file.length())).asSlice(0, file.length());
         byte[] block = new byte[1 << 20];
+        long head = Math.min(HEAD_BYTES, file.length());
+        boolean headChecked = detect == null;
         long at = 0;
         try (InputStream in = store.open(file)) {
             while (at < file.length()) {
@@ -130,11 +150,23 @@ final class RemoteFiles implements AutoCloseable {
                 }
                 MemorySegment.copy(block, 0, bytes, ValueLayout.JAVA_BYTE, at, n);
                 at += n;
+                if (!headChecked && at >= head) {
+                    checkUncompressed(file, bytes.asSlice(0, head).toArray(ValueLayout.JAVA_BYTE), detect);
+                    headChecked = true;
+                }
             }
         } catch (IOException e) {
             throw new StorageException(file.toString(), CorruptDataException.UNKNOWN, at, e);
         }
         return bytes;
+    }
+
+    /** Throws if {@code file}, whose first bytes are {@code head}, is compressed, as its name or those bytes say. */
+    private static void checkUncompressed(StoredFile file, byte[] head, Framing framing) {
+        Compression compression = Compression.detect(file.name(), head, framing);
+        if (compression != Compression.NONE) {
+            throw new CompressedFileException(file.toString(), compression);
+        }
     }
 
     /** The files, in the order given. */

@@ -28,6 +28,7 @@ import org.dataloader4j.core.dataset.SkipCorruptDataset;
 import org.dataloader4j.core.dataset.SkipPolicy;
 import org.dataloader4j.core.dataset.ValidMaskParser;
 import org.dataloader4j.core.decode.RecordFeatures;
+import org.dataloader4j.core.files.CompressedFileException;
 import org.dataloader4j.core.files.FileOrder;
 import org.dataloader4j.core.files.FrameReader;
 import org.dataloader4j.core.files.PartFiles;
@@ -545,7 +546,9 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
      * <p>Remote files are read the same ways: by record number, fetched by batch, where they are
      * framed by {@code frames}, also with {@link #distributed} ({@link RemoteRecordDataset});
      * in order through the store's sequential streams as {@code streams} says (null if the
-     * format has no such reading) where they are compressed or grouped by {@link #groupBy}.
+     * format has no such reading) where they are compressed or grouped by {@link #groupBy}. Where
+     * {@code streams} leaves the compression to be detected, a remote file is looked at (its name,
+     * then its first bytes) before it is indexed, as a local one is.
      *
      * @throws IllegalArgumentException if {@link #distributed} is combined with file sharding,
      *                                  epochs or a file order, or with compressed remote files,
@@ -568,7 +571,16 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
         ToLongFunction<RecordSlice> groupFn = groupKey == null ? null : groupKey.bind(recordFeatures());
         if (distributed == null && frames != null && groupFn == null) {
             checkBatchSize(null);
-            return numbered(frames, parser);
+            if (remote()) {
+                try {
+                    return numbered(frames, parser, detected(streams));
+                } catch (CompressedFileException e) {
+                    // As for local files: compressed ones are read as streams, one after another.
+                    LOG.info("reader {}: {}; reading the files as streams", readerOptions().name(), e.getMessage());
+                    return pipeline(remoteStreams(streams), parser, null);
+                }
+            }
+            return numbered(frames, parser, null);
         }
         if (distributed == null) {
             // Files read in order: a group batch's load thread reads the records' bytes, and so
@@ -591,9 +603,14 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
             throw new IllegalArgumentException("groupBy makes batches of the data's own sizes, which PAD_WITH_MASK cannot"
                     + " pad: use Remainder.DROP or WRAP with groupBy");
         }
-        RandomAccessDataset<RecordSlice> records = remote()
-                ? new RemoteRecordDataset(openRemote(frames, readerOptions()), 1)
-                : indexed.apply(allFiles(), indexDir);
+        RandomAccessDataset<RecordSlice> records;
+        try {
+            records = remote() ? new RemoteRecordDataset(openRemote(frames, readerOptions(), detected(streams)), 1)
+                    : indexed.apply(allFiles(), indexDir);
+        } catch (CompressedFileException e) {
+            throw new IllegalArgumentException("distributed(options) indexes the records of uncompressed files only, "
+                    + e.file() + " is " + e.compression() + ": share compressed files among ranks with shard(rank, worldSize)");
+        }
         DistributedTrainingDataset<RecordSlice> share;
         try {
             share = new DistributedTrainingDataset<>(records, distributed);
@@ -641,9 +658,9 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
      * This rank's files indexed ({@link RecordFiles}, the scans over as many threads as the
      * machine has cores) and read as record numbers, shuffled and batched by a {@link RecordStream}.
      */
-    private DataReader numbered(FrameReader frames, Parser<RecordSlice> parser) {
+    private DataReader numbered(FrameReader frames, Parser<RecordSlice> parser, Framing detect) {
         ReaderOptions options = readerOptions();
-        RecordFiles records = remote() ? openRemote(frames, options)
+        RecordFiles records = remote() ? openRemote(frames, options, detect)
                 : RecordFiles.open(resolveFiles(), frames, indexDir, options.name() + "-index",
                 Runtime.getRuntime().availableProcessors());
         RecordStream stream;
@@ -659,12 +676,24 @@ public abstract class FilePipelineBuilder<B extends FilePipelineBuilder<B>> {
     }
 
     /**
-     * This rank's remote files, indexed ({@link RecordFiles#open(FileStore, List, FrameReader, Path,
-     * String, int)}, sidecars cached in the {@link #indexDir} if set, else kept in memory).
+     * This rank's remote files, indexed ({@link RecordFiles#open(FileStore, List, FrameReader,
+     * Framing, Path, String, int)}, sidecars cached in the {@link #indexDir} if set, else kept in
+     * memory), a compressed one told as {@code detect} says.
+     *
+     * @throws CompressedFileException if {@code detect} is given and a file is compressed
      */
-    private RecordFiles openRemote(FrameReader frames, ReaderOptions options) {
-        return withRemoteFiles((store, mine) -> RecordFiles.open(store, mine, frames, indexDir, options.name() + "-index",
-                Runtime.getRuntime().availableProcessors()));
+    private RecordFiles openRemote(FrameReader frames, ReaderOptions options, Framing detect) {
+        return withRemoteFiles((store, mine) -> RecordFiles.open(store, mine, frames, detect, indexDir,
+                options.name() + "-index", Runtime.getRuntime().availableProcessors()));
+    }
+
+    /**
+     * The framing in which to tell compressed remote files before indexing them: where the format
+     * reads streams whose compression is detected per file ({@code streams} gives none), as
+     * local files' is; else null.
+     */
+    private static Framing detected(StreamFormat streams) {
+        return streams != null && streams.compression() == null ? streams.framing() : null;
     }
 
     /**
