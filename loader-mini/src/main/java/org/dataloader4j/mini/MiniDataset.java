@@ -38,6 +38,7 @@ public final class MiniDataset implements Dataset<MiniLine> {
     public static final int MAX_LINE_BYTES = 64 * 1024;
 
     private final FileCursor cursor;
+    private final List<Path> files;
     private final RecordLocations locations;
     private FileChannel channel;
     private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER_BYTES).flip();
@@ -53,6 +54,7 @@ public final class MiniDataset implements Dataset<MiniLine> {
      */
     public MiniDataset(List<Path> files, long epochs, boolean shuffleAfterEpoch, long seed) {
         this.cursor = new FileCursor(files, epochs, shuffleAfterEpoch, seed);
+        this.files = List.copyOf(files);
         this.locations = new RecordLocations(files);
     }
 
@@ -126,7 +128,7 @@ public final class MiniDataset implements Dataset<MiniLine> {
         try {
             for (int i = 0; i < n; i++) {
                 int f = locations.file(at, i);
-                file = locations.files().get(f);
+                file = files.get(f);
                 long offset = RecordLocations.offset(at, i);
                 if (open != f) {
                     closeFile();

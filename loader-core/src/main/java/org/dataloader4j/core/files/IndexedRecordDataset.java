@@ -91,9 +91,21 @@ public final class IndexedRecordDataset extends SampleAtATimeDataset<RecordSlice
         if (index < 0 || index >= size()) {
             throw new IndexOutOfBoundsException("index out of range: index=" + index + ", size=" + size());
         }
-        // The last file whose first record is at or before index; empty files are passed over.
+        int lo = fileAt(starts, index);
+        // Checked as the sequential readers check a frame: an index (a sidecar written by a
+        // header scan, say) vouches for where the frames are, not for their payloads.
+        long record = index - starts[lo];
+        return records.at(lo, record, indexes[lo].offset((int) record));
+    }
+
+    /**
+     * The file of record {@code index} counted across files whose first records' indices are
+     * {@code starts} (the total last): the last file whose first record is at or before it, so
+     * that empty files are passed over.
+     */
+    static int fileAt(long[] starts, long index) {
         int lo = 0;
-        int hi = indexes.length - 1;
+        int hi = starts.length - 2;
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;
             if (starts[mid] <= index) {
@@ -102,10 +114,7 @@ public final class IndexedRecordDataset extends SampleAtATimeDataset<RecordSlice
                 hi = mid - 1;
             }
         }
-        // Checked as the sequential readers check a frame: an index (a sidecar written by a
-        // header scan, say) vouches for where the frames are, not for their payloads.
-        long record = index - starts[lo];
-        return records.at(lo, record, indexes[lo].offset((int) record));
+        return lo;
     }
 
     @Override
@@ -137,22 +146,38 @@ public final class IndexedRecordDataset extends SampleAtATimeDataset<RecordSlice
 
     @Override
     public DatasetState state() {
-        return DatasetState.of(KIND, null).with("epoch", epoch).with("record", ended ? -1 : position);
+        return state(epoch, position, ended);
     }
 
     /** {@inheritDoc} A record of -1 is the end. */
     @Override
     public void restore(DatasetState state) {
+        long[] restored = restored(state, size(), epochs);
+        epoch = restored[0];
+        ended = restored[1] == -1;
+        position = ended ? size() : restored[1];
+    }
+
+    /** The state of a dataset of records by index at record {@code position} of epoch {@code epoch}, or at its end. */
+    static DatasetState state(long epoch, long position, boolean ended) {
+        return DatasetState.of(KIND, null).with("epoch", epoch).with("record", ended ? -1 : position);
+    }
+
+    /**
+     * The epoch and record (-1 for the end) of {@code state}, checked against {@code size}
+     * records and {@code epochs} epochs.
+     *
+     * @throws IllegalArgumentException if the state is of another kind or does not fit
+     */
+    static long[] restored(DatasetState state, long size, long epochs) {
         state.expect(KIND);
         long e = state.field("epoch");
         long r = state.field("record");
-        if (e < 0 || (epochs != Dataset.FOREVER && e >= epochs) || r < -1 || r > size()) {
-            throw new IllegalArgumentException("state does not fit " + size() + " records and " + epochs
+        if (e < 0 || (epochs != Dataset.FOREVER && e >= epochs) || r < -1 || r > size) {
+            throw new IllegalArgumentException("state does not fit " + size + " records and " + epochs
                     + " epochs: " + state);
         }
-        epoch = e;
-        ended = r == -1;
-        position = ended ? size() : r;
+        return new long[] {e, r};
     }
 
     /** Unmaps every file; slices handed out before become invalid. Idempotent. */

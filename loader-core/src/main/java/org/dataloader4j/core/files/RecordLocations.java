@@ -3,6 +3,9 @@ package org.dataloader4j.core.files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
+import java.util.function.Function;
+import org.dataloader4j.api.SampleLocator;
+import org.dataloader4j.core.dataset.RecordSlice;
 import java.util.Map;
 import org.dataloader4j.api.SampleLocator;
 
@@ -20,7 +23,7 @@ public final class RecordLocations {
     private static final int RECORD_BITS = 40;
     private static final long RECORD_MASK = (1L << RECORD_BITS) - 1;
 
-    private final List<Path> files;
+    private final int files;
     private final Map<String, Integer> byName = new HashMap<>();
     /** The file of the last {@link #write}: records come file after file, so most writes hit it. */
     private String lastName;
@@ -28,11 +31,48 @@ public final class RecordLocations {
 
     /** Locations in {@code files}, in the order a reader was given them. */
     public RecordLocations(List<Path> files) {
-        this.files = List.copyOf(files);
-        checkFiles(this.files.size());
-        for (int i = this.files.size() - 1; i >= 0; i--) {
-            byName.put(this.files.get(i).toString(), i); // a file listed twice: its first index
+        this(files.stream().map(Path::toString).toArray(String[]::new));
+    }
+
+    /**
+     * Locations in the files named {@code names} as records show them ({@link
+     * org.dataloader4j.core.dataset.RecordSlice#file()}: a path, or a remote file's location), in
+     * the order a reader was given them.
+     */
+    public static RecordLocations ofNames(List<String> names) {
+        return new RecordLocations(names.toArray(String[]::new));
+    }
+
+    private RecordLocations(String[] names) {
+        this.files = names.length;
+        checkFiles(files);
+        for (int i = files - 1; i >= 0; i--) {
+            byName.put(names[i], i); // a file listed twice: its first index
         }
+    }
+
+    /**
+     * The locator of records by these locations: a record is located by its file's name, index
+     * and offset ({@link #write}), and records are fetched again by {@code fetch}, given their
+     * locations.
+     */
+    public SampleLocator<RecordSlice> locator(Function<long[], List<RecordSlice>> fetch) {
+        return new SampleLocator<>() {
+            @Override
+            public int width() {
+                return WIDTH;
+            }
+
+            @Override
+            public void locate(RecordSlice sample, long[] to, int at) {
+                write(sample.file(), sample.index(), sample.offset(), to, at);
+            }
+
+            @Override
+            public List<RecordSlice> fetch(long[] locations) {
+                return fetch.apply(locations);
+            }
+        };
     }
 
     /**
@@ -86,8 +126,8 @@ public final class RecordLocations {
             throw new IllegalArgumentException("locations come in pairs: length=" + locations.length);
         }
         long f = locations[i * WIDTH] >>> RECORD_BITS;
-        if (f >= files.size() || locations[i * WIDTH + 1] < 0) {
-            throw new IllegalArgumentException("no record of these " + files.size() + " files is at location ("
+        if (f >= files || locations[i * WIDTH + 1] < 0) {
+            throw new IllegalArgumentException("no record of these " + files + " files is at location ("
                     + locations[i * WIDTH] + ", " + locations[i * WIDTH + 1] + ")");
         }
         return (int) f;
@@ -101,10 +141,5 @@ public final class RecordLocations {
     /** The byte offset of location {@code i}. */
     public static long offset(long[] locations, int i) {
         return locations[i * WIDTH + 1];
-    }
-
-    /** The files, in the reader's order. */
-    public List<Path> files() {
-        return files;
     }
 }

@@ -2,9 +2,7 @@ package org.dataloader4j.core.files;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.dataloader4j.api.Dataset;
 import org.dataloader4j.api.DatasetState;
@@ -43,7 +41,7 @@ public final class RemoteRecordDataset extends SampleAtATimeDataset<RecordSlice>
     private final long epochs;
     /** starts[f] is the index of file f's first record; starts[files] is the total. */
     private final long[] starts;
-    private final Map<String, Integer> byName = new HashMap<>();
+    private final RecordLocations locations;
     /** The fetches started by {@link #prefetch}, oldest first, each with the records it was asked for. */
     private final ArrayDeque<Fetch> pending = new ArrayDeque<>();
     private final long[] ahead = new long[READ_AHEAD];
@@ -83,9 +81,7 @@ public final class RemoteRecordDataset extends SampleAtATimeDataset<RecordSlice>
         for (int f = 0; f < names.size(); f++) {
             starts[f + 1] = starts[f] + files.records(f);
         }
-        for (int f = names.size() - 1; f >= 0; f--) {
-            byName.put(names.get(f), f); // a file listed twice: its first index
-        }
+        this.locations = RecordLocations.ofNames(names);
     }
 
     @Override
@@ -175,18 +171,8 @@ public final class RemoteRecordDataset extends SampleAtATimeDataset<RecordSlice>
         if (index < 0 || index >= size()) {
             throw new IndexOutOfBoundsException("index out of range: index=" + index + ", size=" + size());
         }
-        // The last file whose first record is at or before index; empty files are passed over.
-        int lo = 0;
-        int hi = starts.length - 2;
-        while (lo < hi) {
-            int mid = (lo + hi + 1) >>> 1;
-            if (starts[mid] <= index) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return RecordLocations.number(lo, index - starts[lo]);
+        int file = IndexedRecordDataset.fileAt(starts, index);
+        return RecordLocations.number(file, index - starts[file]);
     }
 
     private long frameBytes(long index) {
@@ -225,48 +211,28 @@ public final class RemoteRecordDataset extends SampleAtATimeDataset<RecordSlice>
      */
     @Override
     public Optional<SampleLocator<RecordSlice>> locator() {
-        return Optional.of(new SampleLocator<>() {
-            @Override
-            public int width() {
-                return RecordLocations.WIDTH;
-            }
-
-            @Override
-            public void locate(RecordSlice sample, long[] to, int at) {
-                Integer file = byName.get(sample.file());
-                if (file == null) {
-                    throw new IllegalArgumentException("not a file of this reader: " + sample.file());
-                }
-                to[at] = RecordLocations.number(file, sample.index());
-                to[at + 1] = sample.offset();
-            }
-
-            @Override
-            public List<RecordSlice> fetch(long[] locations) {
-                if (locations.length % RecordLocations.WIDTH != 0) {
-                    throw new IllegalArgumentException("locations come in pairs: length=" + locations.length);
-                }
-                long[] indices = new long[locations.length / RecordLocations.WIDTH];
-                for (int i = 0; i < indices.length; i++) {
-                    indices[i] = indexOf(locations[i * RecordLocations.WIDTH], locations[i * RecordLocations.WIDTH + 1]);
-                }
-                prefetch(indices, indices.length);
-                List<RecordSlice> out = new ArrayList<>(indices.length);
-                for (long index : indices) {
-                    out.add(at(index));
-                }
-                return out;
-            }
-        });
+        return Optional.of(locations.locator(this::fetch));
     }
 
-    /** The index of the record numbered {@code number} whose frame is at {@code offset}. */
-    private long indexOf(long number, long offset) {
-        int file = RecordLocations.fileOf(number);
-        long record = RecordLocations.recordOf(number);
-        if (file >= starts.length - 1 || record >= files.records(file) || files.index(file).offset((int) record) != offset) {
-            throw new IllegalArgumentException("no record of these " + (starts.length - 1) + " files is at location ("
-                    + number + ", " + offset + ")");
+    /** The records at {@code located} ({@link RecordLocations}), fetched together. */
+    private List<RecordSlice> fetch(long[] located) {
+        long[] indices = new long[located.length / RecordLocations.WIDTH];
+        for (int i = 0; i < indices.length; i++) {
+            indices[i] = indexOf(locations.file(located, i), RecordLocations.record(located, i), RecordLocations.offset(located, i));
+        }
+        prefetch(indices, indices.length);
+        List<RecordSlice> out = new ArrayList<>(indices.length);
+        for (long index : indices) {
+            out.add(at(index));
+        }
+        return out;
+    }
+
+    /** The index of record {@code record} of file {@code file}, whose frame is at {@code offset}. */
+    private long indexOf(int file, long record, long offset) {
+        if (record >= files.records(file) || files.index(file).offset((int) record) != offset) {
+            throw new IllegalArgumentException("no record " + record + " at offset " + offset + " in "
+                    + files.names().get(file));
         }
         return starts[file] + record;
     }
@@ -276,24 +242,19 @@ public final class RemoteRecordDataset extends SampleAtATimeDataset<RecordSlice>
         return epoch;
     }
 
+    /** The state of {@link IndexedRecordDataset}: the epoch and the next record. */
     @Override
     public DatasetState state() {
-        return DatasetState.of(IndexedRecordDataset.KIND, null).with("epoch", epoch).with("record", ended ? -1 : position);
+        return IndexedRecordDataset.state(epoch, position, ended);
     }
 
     /** {@inheritDoc} A record of -1 is the end. */
     @Override
     public void restore(DatasetState state) {
-        state.expect(IndexedRecordDataset.KIND);
-        long e = state.field("epoch");
-        long r = state.field("record");
-        if (e < 0 || (epochs != Dataset.FOREVER && e >= epochs) || r < -1 || r > size()) {
-            throw new IllegalArgumentException("state does not fit " + size() + " records and " + epochs
-                    + " epochs: " + state);
-        }
-        epoch = e;
-        ended = r == -1;
-        position = ended ? size() : r;
+        long[] restored = IndexedRecordDataset.restored(state, size(), epochs);
+        epoch = restored[0];
+        ended = restored[1] == -1;
+        position = ended ? size() : restored[1];
         named = position;
         pending.clear();
     }

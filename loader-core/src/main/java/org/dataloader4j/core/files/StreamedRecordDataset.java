@@ -6,7 +6,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,8 +47,8 @@ public final class StreamedRecordDataset extends SampleAtATimeDataset<RecordSlic
     private final boolean verifyCrc;
     private final String kind;
     private final FileCursor cursor;
-    /** The files' numbers by their names as records show them. */
-    private final Map<String, Integer> byName = new HashMap<>();
+    /** The records' locations, by the files' names as records show them. */
+    private final RecordLocations locations;
     /** The payloads, in chunks used again once recycled. */
     private final RecordChunks chunks = new RecordChunks();
     private RecordReader stream;
@@ -69,9 +68,7 @@ public final class StreamedRecordDataset extends SampleAtATimeDataset<RecordSlic
         this.compression = compression;
         this.verifyCrc = verifyCrc;
         this.kind = Objects.requireNonNull(kind, "kind");
-        for (int i = this.files.size() - 1; i >= 0; i--) {
-            byName.put(this.files.get(i).toString(), i); // a file listed twice: its first index
-        }
+        this.locations = RecordLocations.ofNames(this.files.stream().map(StoredFile::toString).toList());
         this.cursor = FileCursor.ofNames(this.files.stream().map(StoredFile::name).toList(), epochs, shuffleAfterEpoch,
                 seed);
     }
@@ -184,43 +181,15 @@ public final class StreamedRecordDataset extends SampleAtATimeDataset<RecordSlic
      */
     @Override
     public Optional<SampleLocator<RecordSlice>> locator() {
-        return Optional.of(new SampleLocator<>() {
-            @Override
-            public int width() {
-                return RecordLocations.WIDTH;
-            }
-
-            @Override
-            public void locate(RecordSlice sample, long[] to, int at) {
-                Integer file = byName.get(sample.file());
-                if (file == null) {
-                    throw new IllegalArgumentException("not a file of this reader: " + sample.file());
-                }
-                to[at] = RecordLocations.number(file, sample.index());
-                to[at + 1] = sample.offset();
-            }
-
-            @Override
-            public List<RecordSlice> fetch(long[] locations) {
-                return StreamedRecordDataset.this.fetch(locations);
-            }
-        });
+        return Optional.of(locations.locator(this::fetch));
     }
 
     private List<RecordSlice> fetch(long[] locations) {
-        if (locations.length % RecordLocations.WIDTH != 0) {
-            throw new IllegalArgumentException("locations come in pairs: length=" + locations.length);
-        }
         int n = locations.length / RecordLocations.WIDTH;
         RecordSlice[] out = new RecordSlice[n];
         Map<Integer, List<Integer>> byFile = new TreeMap<>();
         for (int i = 0; i < n; i++) {
-            int file = RecordLocations.fileOf(locations[i * RecordLocations.WIDTH]);
-            if (file >= files.size()) {
-                throw new IllegalArgumentException("no record of these " + files.size() + " files is at location ("
-                        + locations[i * RecordLocations.WIDTH] + ", " + RecordLocations.offset(locations, i) + ")");
-            }
-            byFile.computeIfAbsent(file, f -> new ArrayList<>()).add(i);
+            byFile.computeIfAbsent(this.locations.file(locations, i), f -> new ArrayList<>()).add(i);
         }
         byFile.forEach((file, wanted) -> {
             wanted.sort(Comparator.comparingLong(i -> RecordLocations.record(locations, i)));

@@ -148,12 +148,18 @@ class ReaderCloseTest {
         assertTrue(interrupted.get() >= 1, "the sleeping parser was interrupted");
         assertTrue(reader.isClosed());
     }
-    /** {@code upstream}, noting each close and the thread that made it. */
+    /** {@code upstream}, noting each close and the thread that made it, and running a hook in close. */
     private static final class ClosingWatched<T> extends ForwardingDataset<T> {
         private final List<String> closedBy = new CopyOnWriteArrayList<>();
+        private final Runnable onClose;
 
         ClosingWatched(Dataset<T> upstream) {
+            this(upstream, () -> { });
+        }
+
+        ClosingWatched(Dataset<T> upstream, Runnable onClose) {
             super(upstream);
+            this.onClose = onClose;
         }
 
         @Override
@@ -174,6 +180,7 @@ class ReaderCloseTest {
         @Override
         public void close() {
             closedBy.add(Thread.currentThread().getName());
+            onClose.run();
             super.close();
         }
     }
@@ -212,34 +219,16 @@ class ReaderCloseTest {
         CountDownLatch closing = new CountDownLatch(1);
         java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
-        Dataset<Integer> slowToClose = new ForwardingDataset<>(ListDataset.of(IntStream.range(0, 40).boxed().toList())) {
-            @Override
-            public List<Integer> next() {
-                return upstream().next();
-            }
-
-            @Override
-            public DatasetState state() {
-                return upstream().state();
-            }
-
-            @Override
-            public void restore(DatasetState state) {
-                upstream().restore(state);
-            }
-
-            @Override
-            public void close() {
-                closing.countDown();
-                try {
-                    Thread.sleep(300);
-                } catch (InterruptedException e) {
-                    interrupted.set(true);
-                }
-                closed.set(true);
-                super.close();
-            }
-        };
+        ClosingWatched<Integer> slowToClose = new ClosingWatched<>(ListDataset.of(IntStream.range(0, 40).boxed().toList()),
+                () -> {
+                    closing.countDown();
+                    try {
+                        Thread.sleep(300);
+                    } catch (InterruptedException e) {
+                        interrupted.set(true);
+                    }
+                    closed.set(true);
+                });
         DataReader reader = DataReader.of(new BatchDataset<>(slowToClose, 4, false), new IntParser(),
                 ReaderOptions.builder().name(name).ringSize(4).parseThreads(2).build());
         while (reader.read() != null) {
