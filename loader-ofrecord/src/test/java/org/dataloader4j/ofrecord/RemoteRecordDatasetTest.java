@@ -131,6 +131,33 @@ class RemoteRecordDatasetTest {
     }
 
     @Test
+    void largeRecordsAreFetchedInPartsAFewAtATime() throws IOException {
+        // 60 records of 1 to 2 MiB in two files: more than two fetches' worth, so later parts
+        // start only as earlier ones are taken.
+        Random random = new Random(4);
+        List<Path> files = new ArrayList<>();
+        for (int f = 0; f < 2; f++) {
+            Path file = dir.resolve("large-" + f);
+            Files.write(file, CorruptFiles.frame(CorruptFiles.payloads(0, 30, random,
+                    (id, r) -> new byte[(1 << 20) + r.nextInt(1 << 20)]), Framing.OFRECORD));
+            files.add(file);
+        }
+        DistributedTrainingOptions options = DistributedTrainingOptions.builder().rank(0).worldSize(1).shuffle(true).seed(2)
+                .environment(Map.of()).build();
+        RemoteRecordDataset remote = remote(files);
+        try (var expected = new DistributedTrainingDataset<>(OFRecordFiles.open(files, 1, dir.resolve("index")), options);
+             var actual = new DistributedTrainingDataset<>(remote, options)) {
+            for (List<Sharded<RecordSlice>> e = expected.next(); !e.isEmpty(); e = expected.next()) {
+                assertSame(e.get(0).sample(), actual.next().get(0).sample());
+            }
+            assertTrue(actual.next().isEmpty());
+            long reads = remote.readCounts()[0];
+            // About 90 MiB in parts of at most 32 MiB: at most 4 parts, each one read per file.
+            assertTrue(reads <= 8, reads + " range reads for 60 records");
+        }
+    }
+
+    @Test
     void resumesAndLocatesAsTheLocalIndexDoes() throws IOException {
         List<Path> files = files();
         try (RandomAccessDataset<RecordSlice> local = OFRecordFiles.open(files, 1, dir.resolve("index"));

@@ -20,8 +20,9 @@ import org.dataloader4j.core.dataset.SampleAtATimeDataset;
  *
  * <p>Records asked for one at a time would cost a round trip each. So the records {@link #prefetch}
  * names are fetched together, as a reader's batches are ({@link FetchedRecords}: sorted, merged,
- * one range read per file), as soon as they are named; {@link #at} then finds them fetched, or
- * waits for their read. {@link #next()} names its next records itself. An index not named is
+ * one range read per file), as soon as they are named and the fetches before them not yet taken
+ * hold less than {@link #FETCHING_BYTES}; {@link #at} then finds them fetched, or waits for their
+ * read. {@link #next()} names its next records itself. An index not named is
  * fetched alone; a fetch whose records are passed over (a caller that asks for a later one first)
  * is dropped.
  *
@@ -34,8 +35,13 @@ public final class RemoteRecordDataset extends SampleAtATimeDataset<RecordSlice>
     static final int READ_AHEAD = 256;
     /** A fetch holds at most this many bytes of frames; a longer list of records is fetched in parts. */
     static final long FETCH_BYTES = 32 << 20;
+    /**
+     * The bytes of the fetches under way and not yet taken: a fetch named beyond them waits to
+     * start until earlier ones are taken (the first one named always starts).
+     */
+    static final long FETCHING_BYTES = 2 * FETCH_BYTES;
     /** The fetches named and not yet taken that are kept; older ones are dropped, their records fetched alone if asked. */
-    private static final int MAX_PENDING = 8;
+    private static final int MAX_PENDING = 64;
 
     private final RecordFiles files;
     private final long epochs;
@@ -52,15 +58,18 @@ public final class RemoteRecordDataset extends SampleAtATimeDataset<RecordSlice>
     private boolean ended;
     private boolean closed;
 
-    /** One fetch of records, and how many of them {@link #at} has taken. */
+    /** One fetch of records, its frames' bytes, whether it has started, and how many of them {@link #at} has taken. */
     private static final class Fetch {
         final FetchedRecords records;
         final long[] numbers;
+        final long bytes;
+        boolean started;
         int taken;
 
-        Fetch(FetchedRecords records, long[] numbers) {
+        Fetch(FetchedRecords records, long[] numbers, long bytes) {
             this.records = records;
             this.numbers = numbers;
+            this.bytes = bytes;
         }
     }
 
@@ -95,7 +104,9 @@ public final class RemoteRecordDataset extends SampleAtATimeDataset<RecordSlice>
     }
 
     /**
-     * Starts fetching records {@code indices[0 .. count)}, in parts of at most {@link #FETCH_BYTES}.
+     * Fetches records {@code indices[0 .. count)}, in parts of at most {@link #FETCH_BYTES}, each
+     * started as soon as the parts named before it and not yet taken hold less than
+     * {@link #FETCHING_BYTES}.
      *
      * @throws IndexOutOfBoundsException if an index is not in {@code [0, size())}
      */
@@ -117,10 +128,24 @@ public final class RemoteRecordDataset extends SampleAtATimeDataset<RecordSlice>
             if (pending.size() == MAX_PENDING) {
                 pending.removeFirst();
             }
-            FetchedRecords fetch = files.newFreshFetch();
-            fetch.start(numbers, numbers.length);
-            pending.addLast(new Fetch(fetch, numbers));
+            pending.addLast(new Fetch(files.newFreshFetch(), numbers, bytes));
             from = to;
+        }
+        startWithinBudget();
+    }
+
+    /** Starts the fetches not yet started, oldest first, while those started and not taken hold less than {@link #FETCHING_BYTES}. */
+    private void startWithinBudget() {
+        long fetching = 0;
+        for (Fetch fetch : pending) {
+            if (!fetch.started) {
+                if (fetching > 0 && fetching + fetch.bytes > FETCHING_BYTES) {
+                    return;
+                }
+                fetch.records.start(fetch.numbers, fetch.numbers.length);
+                fetch.started = true;
+            }
+            fetching += fetch.bytes;
         }
     }
 
@@ -158,9 +183,11 @@ public final class RemoteRecordDataset extends SampleAtATimeDataset<RecordSlice>
             while (pending.peekFirst() != match) {
                 pending.removeFirst();
             }
+            startWithinBudget();
             match.records.load(match.taken, number, view, true);
             if (++match.taken == match.numbers.length) {
                 pending.removeFirst();
+                startWithinBudget();
             }
         }
         return new RecordSlice(view.source(), view.start(), view.length(), view.file(), view.index(), view.offset());
