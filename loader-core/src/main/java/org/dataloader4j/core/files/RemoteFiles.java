@@ -134,15 +134,20 @@ final class RemoteFiles implements AutoCloseable {
 
     /**
      * The whole of {@code file}, read through the store's stream into memory of {@code arena};
-     * with {@code detect}, its first bytes are checked as soon as they are read.
+     * with {@code detect}, its first bytes are read and checked before the memory for the rest is
+     * taken.
      */
     private static MemorySegment readWhole(FileStore store, StoredFile file, Arena arena, Framing detect) {
-        MemorySegment bytes = arena.allocate(Math.max(1, file.length())).asSlice(0, file.length());
-        byte[] block = new byte[1 << 20];
-        long head = Math.min(HEAD_BYTES, file.length());
-        boolean headChecked = detect == null;
         long at = 0;
         try (InputStream in = store.open(file)) {
+            byte[] head = detect == null ? new byte[0] : in.readNBytes((int) Math.min(HEAD_BYTES, file.length()));
+            if (detect != null) {
+                checkUncompressed(file, head, detect);
+            }
+            MemorySegment bytes = arena.allocate(Math.max(1, file.length())).asSlice(0, file.length());
+            MemorySegment.copy(head, 0, bytes, ValueLayout.JAVA_BYTE, 0, head.length);
+            at = head.length;
+            byte[] block = new byte[1 << 20];
             while (at < file.length()) {
                 int n = in.read(block, 0, (int) Math.min(block.length, file.length() - at));
                 if (n < 0) {
@@ -150,15 +155,11 @@ final class RemoteFiles implements AutoCloseable {
                 }
                 MemorySegment.copy(block, 0, bytes, ValueLayout.JAVA_BYTE, at, n);
                 at += n;
-                if (!headChecked && at >= head) {
-                    checkUncompressed(file, bytes.asSlice(0, head).toArray(ValueLayout.JAVA_BYTE), detect);
-                    headChecked = true;
-                }
             }
+            return bytes;
         } catch (IOException e) {
             throw new StorageException(file.toString(), CorruptDataException.UNKNOWN, at, e);
         }
-        return bytes;
     }
 
     /** Throws if {@code file}, whose first bytes are {@code head}, is compressed, as its name or those bytes say. */

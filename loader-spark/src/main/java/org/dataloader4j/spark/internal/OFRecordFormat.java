@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import java.util.List;
 import java.util.Map;
+import org.dataloader4j.format.Features;
 import org.dataloader4j.format.Framing;
 import org.dataloader4j.format.proto.BytesList;
 import org.dataloader4j.format.proto.DoubleList;
@@ -118,38 +119,22 @@ final class OFRecordFormat extends RecordFormat<Feature> {
         return new RecordBuilder() {
             @Override
             public void putInts(String name, int[] values) {
-                Int32List.Builder list = Int32List.newBuilder();
-                for (int v : values) {
-                    list.addValue(v);
-                }
-                record.putFeature(name, Feature.newBuilder().setInt32List(list).build());
+                record.putFeature(name, Features.int32Feature(values));
             }
 
             @Override
             public void putLongs(String name, long[] values) {
-                Int64List.Builder list = Int64List.newBuilder();
-                for (long v : values) {
-                    list.addValue(v);
-                }
-                record.putFeature(name, Feature.newBuilder().setInt64List(list).build());
+                record.putFeature(name, Features.int64Feature(values));
             }
 
             @Override
             public void putFloats(String name, float[] values) {
-                FloatList.Builder list = FloatList.newBuilder();
-                for (float v : values) {
-                    list.addValue(v);
-                }
-                record.putFeature(name, Feature.newBuilder().setFloatList(list).build());
+                record.putFeature(name, Features.floatFeature(values));
             }
 
             @Override
             public void putDoubles(String name, double[] values) {
-                DoubleList.Builder list = DoubleList.newBuilder();
-                for (double v : values) {
-                    list.addValue(v);
-                }
-                record.putFeature(name, Feature.newBuilder().setDoubleList(list).build());
+                record.putFeature(name, Features.doubleFeature(values));
             }
 
             @Override
